@@ -1,0 +1,109 @@
+"""The library entry point a renderer uses, and the report's JSON shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import textcontract
+from textcontract import Context, Document, Status
+
+CONTRACT = """\
+textcontract: 1
+id: api
+version: "2"
+rules:
+  - {id: shipped, type: RequiredFact, key: order.status, equals: shipped}
+  - {id: claims, type: DeclaredClaimsConsistent}
+  - {id: promise, type: ForbiddenPattern, patterns: ['\\bguarantee\\b'], code: NO_GUARANTEE}
+"""
+
+
+def test_check_accepts_plain_strings_and_dicts() -> None:
+    contract = textcontract.load_contract(CONTRACT)
+    report = contract.check(
+        {"surfaces": {"body": {"text": "It ships today.", "claims": {"order.status": "shipped"}}}},
+        {"order.status": "shipped"},
+    )
+    assert report.accepted
+    assert report.complete
+    rejected = contract.check("We guarantee it.", {"order.status": "shipped"})
+    assert not rejected.accepted
+    assert [(c.rule_id, c.status, c.code) for c in rejected.checks] == [
+        ("shipped", Status.SATISFIED, "REQUIRED_FACT"),
+        ("claims", Status.UNDETERMINED, "CLAIMS_ABSENT"),
+        ("promise", Status.VIOLATED, "NO_GUARANTEE"),
+    ]
+
+
+def test_report_json_shape_and_key_order() -> None:
+    contract = textcontract.load_contract(CONTRACT)
+    report = contract.check(
+        Document.from_text("ok"), Context.from_json({"order.status": "shipped"})
+    )
+    data = json.loads(report.to_json())
+    assert list(data) == [
+        "report_version",
+        "engine",
+        "contract",
+        "input",
+        "policy",
+        "accepted",
+        "complete",
+        "counts",
+        "checks",
+    ]
+    assert data["contract"] == {"id": "api", "version": "2", "digest": contract.digest}
+    assert data["input"]["document"] == Document.from_text("ok").digest
+    assert list(data["checks"][0]) == [
+        "rule_id",
+        "rule_version",
+        "type",
+        "kind",
+        "status",
+        "code",
+        "scope",
+        "severity",
+        "enforcement",
+        "evidence",
+        "metrics",
+        "message",
+    ]
+    assert data["counts"] == {"satisfied": 2, "violated": 0, "undetermined": 1, "error": 0}
+
+
+def test_same_inputs_give_byte_identical_json() -> None:
+    first = textcontract.load_contract(CONTRACT).check("We guarantee it.", {"order.status": "x"})
+    second = textcontract.load_contract(CONTRACT).check("We guarantee it.", {"order.status": "x"})
+    assert first.to_json() == second.to_json()
+
+
+def test_load_contract_from_a_path(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(CONTRACT, encoding="utf-8")
+    assert textcontract.load_contract(path).id == "api"
+    assert textcontract.load_contract(str(path)).version == "2"
+
+
+def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    import textcontract.rules._subject as subject_module
+    from textcontract.text import Profile, normalize
+
+    calls: list[str] = []
+
+    def counting(text: str, profile: Profile) -> str:
+        calls.append(profile.value)
+        return normalize(text, profile)
+
+    contract = textcontract.load_contract(
+        "textcontract: 1\nid: n\nrules:\n"
+        "  - {id: a, type: ForbiddenPattern, patterns: [x]}\n"
+        "  - {id: b, type: ForbiddenPattern, patterns: [y]}\n"
+        "  - {id: c, type: MinimumTokens, minimum: 1}\n"
+        "  - {id: d, type: TokenRange, max: 50}\n"
+    )
+    monkeypatch.setattr(subject_module, "normalize", counting)
+    contract.check("Some words here.")
+    assert sorted(calls) == ["folded", "text"]

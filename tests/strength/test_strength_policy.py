@@ -1,0 +1,153 @@
+"""The scoring policy: defaults, digest, and input errors that name file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from strength_builders import policy
+
+from textcontract._yaml import load_yaml
+from textcontract.canonical import digest
+from textcontract.errors import ExitCode, InputError
+from textcontract.model import Severity
+from textcontract.strength import ProbeClass, ScoringPolicy, load_scoring_policy
+
+
+def test_defaults_fill_every_field() -> None:
+    scoring = policy()
+    assert scoring.catch_threshold == 0.5
+    assert scoring.minimum_trial_count == 1
+    assert scoring.severity_floor is Severity.HIGH
+    assert scoring.floors == ()
+    assert scoring.floor(ProbeClass.DEFECT) is None
+
+
+def test_digest_covers_three_fields_with_the_threshold_as_a_float() -> None:
+    expected = digest({"catch_threshold": 0.5, "minimum_trial_count": 1, "severity_floor": "high"})
+    assert policy().digest == expected
+    assert policy(catch_threshold=1).digest == policy(catch_threshold=1.0).digest
+    assert policy(catch_threshold=0).digest == policy(catch_threshold=0.0).digest
+
+
+def test_digest_ignores_floors_but_not_the_other_fields() -> None:
+    base = policy().digest
+    assert policy(floors={"defect": 0.75, "zero-action": 1}).digest == base
+    assert policy(catch_threshold=0.6).digest != base
+    assert policy(minimum_trial_count=3).digest != base
+    assert policy(severity_floor="critical").digest != base
+
+
+def test_floors_are_kept_in_class_order_as_floats() -> None:
+    scoring = policy(floors={"zero-action": 1, "defect": 0.75})
+    assert scoring.floors_json() == {"defect": 0.75, "zero-action": 1.0}
+    assert isinstance(scoring.floor(ProbeClass.ZERO_ACTION), float)
+    assert scoring.floor(ProbeClass.GAMEABILITY) is None
+
+
+def test_report_json_has_every_field_and_the_digest() -> None:
+    scoring = policy(floors={"defect": 0.5})
+    assert scoring.report_json() == {
+        "catch_threshold": 0.5,
+        "minimum_trial_count": 1,
+        "severity_floor": "high",
+        "floors": {"defect": 0.5},
+        "digest": scoring.digest,
+    }
+
+
+def _problems(obj: object) -> list[str]:
+    with pytest.raises(InputError) as caught:
+        ScoringPolicy.from_json(obj, "policy.json")
+    assert caught.value.exit_code is ExitCode.INPUT_ERROR
+    return [problem.render() for problem in caught.value.problems]
+
+
+def test_unknown_key_is_named_with_a_suggestion() -> None:
+    assert _problems({"catch_treshold": 0.5}) == [
+        "policy.json: catch_treshold: unknown key 'catch_treshold'"
+        " (did you mean 'catch_threshold'?)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("catch_threshold", 1.5, "must be in [0, 1], found 1.5"),
+        ("catch_threshold", -0.1, "must be in [0, 1], found -0.1"),
+        ("catch_threshold", True, "expected a number in [0, 1], found a boolean"),
+        ("catch_threshold", "0.5", "expected a number in [0, 1], found a string"),
+        ("minimum_trial_count", 0, "must be at least 1, found 0"),
+        ("minimum_trial_count", 2.0, "expected an integer, found a number"),
+        ("minimum_trial_count", False, "expected an integer, found a boolean"),
+        ("severity_floor", "severe", "'severe' is not one of low, medium, high, critical"),
+    ],
+)
+def test_out_of_range_or_mistyped_values_name_their_key(
+    field: str, value: object, message: str
+) -> None:
+    rendered = _problems({field: value})
+    assert len(rendered) == 1
+    assert rendered[0].startswith(f"policy.json: {field}: {message}")
+
+
+def test_floors_refuse_unknown_classes_and_rates_out_of_range() -> None:
+    rendered = _problems({"floors": {"defects": 0.5, "gameability": 2}})
+    assert rendered == [
+        "policy.json: floors.defects: unknown key 'defects' (did you mean 'defect'?)",
+        "policy.json: floors.gameability: must be in [0, 1], found 2",
+    ]
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    rendered = _problems({"catch_threshold": 2, "minimum_trial_count": 0, "colour": "red"})
+    assert [line.split(": ")[1] for line in rendered] == [
+        "colour",
+        "catch_threshold",
+        "minimum_trial_count",
+    ]
+
+
+def test_a_policy_must_be_a_mapping() -> None:
+    assert _problems(None) == ["policy.json: expected a mapping, found null"]
+
+
+def test_yaml_file_problems_carry_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "policy.yaml"
+    path.write_text("catch_threshold: 0.5\nminimum_trial_count: 0\nseverity: high\n")
+    with pytest.raises(InputError) as caught:
+        load_scoring_policy(str(path), "policy.yaml")
+    assert [p.render() for p in caught.value.problems] == [
+        "policy.yaml:3:1: severity: unknown key 'severity' (did you mean 'severity_floor'?)",
+        "policy.yaml:2:22: minimum_trial_count: must be at least 1, found 0",
+    ]
+
+
+def test_yaml_and_json_files_load_the_same_policy(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text("catch_threshold: 1\nfloors: {defect: 0.75}\n")
+    (tmp_path / "p.json").write_text('{"catch_threshold": 1.0, "floors": {"defect": 0.75}}')
+    from_yaml = load_scoring_policy(str(tmp_path / "p.yaml"))
+    from_json = load_scoring_policy(str(tmp_path / "p.json"))
+    assert from_yaml == from_json
+    assert from_yaml.catch_threshold == 1.0
+
+
+def test_json_policy_with_duplicate_key_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "p.json").write_text('{"catch_threshold": 0.5, "catch_threshold": 0.6}')
+    with pytest.raises(InputError, match="duplicate key 'catch_threshold'"):
+        load_scoring_policy(str(tmp_path / "p.json"), "p.json")
+
+
+def test_missing_policy_file_is_an_input_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"^nowhere\.yaml: cannot read file"):
+        load_scoring_policy(str(tmp_path / "nowhere.yaml"), "nowhere.yaml")
+
+
+def test_policy_block_of_audit_yaml_reports_its_place_in_that_file() -> None:
+    text = "contract: ../contract.yaml\npolicy:\n  catch_threshold: 7\n"
+    value, positions = load_yaml(text, "audit.yaml")
+    with pytest.raises(InputError) as caught:
+        ScoringPolicy.from_json(value["policy"], "audit.yaml", positions, ("policy",))
+    assert [p.render() for p in caught.value.problems] == [
+        "audit.yaml:3:20: policy.catch_threshold: must be in [0, 1], found 7"
+    ]

@@ -1,0 +1,55 @@
+"""textcontract: check generated text against YAML contracts, and measure the contracts.
+
+Load a contract once and check each rendered output::
+
+    import textcontract
+
+    contract = textcontract.load_contract("textcontract.yaml")
+    report = contract.check("Your order #1001 has shipped.", {"order.status": "shipped"})
+    assert report.accepted and report.complete
+"""
+
+from textcontract._version import __version__
+from textcontract.engine import Contract, load_contract
+from textcontract.errors import (
+    ContractError,
+    ExitCode,
+    InputError,
+    Problem,
+    RefusedArtifactSet,
+    TextcontractError,
+)
+from textcontract.model import (
+    Check,
+    CheckPolicy,
+    Context,
+    Document,
+    Enforcement,
+    Kind,
+    Report,
+    Severity,
+    Status,
+    Surface,
+)
+
+__all__ = [
+    "Check",
+    "CheckPolicy",
+    "Context",
+    "Contract",
+    "ContractError",
+    "Document",
+    "Enforcement",
+    "ExitCode",
+    "InputError",
+    "Kind",
+    "Problem",
+    "RefusedArtifactSet",
+    "Report",
+    "Severity",
+    "Status",
+    "Surface",
+    "TextcontractError",
+    "__version__",
+    "load_contract",
+]

@@ -1,0 +1,5 @@
+"""``python -m textcontract``."""
+
+from textcontract.cli import main
+
+main()

@@ -1,0 +1,4 @@
+"""The package version, kept in one place."""
+
+__version__ = "0.1.0"
+ENGINE_NAME = "textcontract"

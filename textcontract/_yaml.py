@@ -1,0 +1,266 @@
+"""Strict YAML reading: the YAML 1.2 core schema, with the position of every node.
+
+Only ``true``/``false`` are booleans (``yes``/``no``/``on``/``off`` stay
+strings), ``1e3`` is a float, ``1_000`` is a string. Duplicate keys,
+anchors/aliases, non-string mapping keys and tags outside the core schema are
+errors. Positions are kept per key path so that later validation can point at
+the exact line and column of any value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader, ReaderError
+from yaml.resolver import BaseResolver
+from yaml.scanner import Scanner
+
+from textcontract.errors import InputError, Location, Problem
+
+__all__ = ["Path", "Positions", "load_yaml"]
+
+Path = tuple[str | int, ...]
+
+_TAG = "tag:yaml.org,2002:"
+_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
+_BOOL = re.compile(r"(?:true|True|TRUE|false|False|FALSE)\Z")
+_INT = re.compile(r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")
+_FLOAT = re.compile(
+    r"(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
+)
+_SCALAR_TAGS = frozenset(_TAG + name for name in ("str", "int", "float", "bool", "null"))
+_CORE_TAGS = _SCALAR_TAGS | {_TAG + "seq", _TAG + "map"}
+
+
+def _core_tag(value: str) -> str:
+    for pattern, name in ((_NULL, "null"), (_BOOL, "bool"), (_INT, "int"), (_FLOAT, "float")):
+        if pattern.match(value):
+            return _TAG + name
+    return _TAG + "str"
+
+
+def _mark(mark: object) -> yaml.Mark | None:
+    return mark if isinstance(mark, yaml.Mark) else None
+
+
+class _Failure(Exception):
+    def __init__(self, message: str, mark: yaml.Mark | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+
+
+class _CoreLoader(Reader, Scanner, Parser, Composer, BaseResolver):
+    """PyYAML's reader/scanner/parser/composer with core-schema resolution, no anchors."""
+
+    def __init__(self, text: str) -> None:
+        Reader.__init__(self, text)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Composer.__init__(self)
+        BaseResolver.__init__(self)
+
+    def resolve(self, kind: type[Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is ScalarNode and implicit[0]:
+            return _core_tag(value)
+        return str(super().resolve(kind, value, implicit))  # type: ignore[no-untyped-call]
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, AliasEvent):
+            raise _Failure("aliases (*name) are not allowed", _mark(event.start_mark))
+        if isinstance(event, ScalarEvent | CollectionStartEvent) and event.anchor is not None:
+            raise _Failure("anchors (&name) are not allowed", _mark(event.start_mark))
+        return super().compose_node(parent, index)
+
+
+@dataclass(frozen=True)
+class _Marks:
+    key: tuple[int, int] | None
+    value: tuple[int, int]
+
+
+class Positions:
+    """Line/column (1-based) of every value, and of every mapping key, by key path."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+        self._marks: dict[Path, _Marks] = {}
+
+    def _record(self, path: Path, key: yaml.Mark | None, value: yaml.Mark) -> None:
+        self._marks[path] = _Marks(
+            (key.line + 1, key.column + 1) if key is not None else None,
+            (value.line + 1, value.column + 1),
+        )
+
+    def _nearest(self, path: Sequence[str | int]) -> tuple[Path, _Marks | None]:
+        current = tuple(path)
+        while current and current not in self._marks:
+            current = current[:-1]
+        return current, self._marks.get(current)
+
+    def value(self, path: Sequence[str | int], key: str | None = None) -> Location:
+        """Where the value at ``path`` (or its nearest recorded ancestor) starts."""
+        _, marks = self._nearest(path)
+        if marks is None:
+            return Location(self.file, key=key)
+        return Location(self.file, marks.value[0], marks.value[1], key=key)
+
+    def key(self, path: Sequence[str | int], key: str | None = None) -> Location:
+        """Where the mapping key of ``path`` starts (its value's place if it has no key)."""
+        found, marks = self._nearest(path)
+        if marks is None:
+            return Location(self.file, key=key)
+        line, column = marks.key if marks.key is not None and found == tuple(path) else marks.value
+        return Location(self.file, line, column, key=key)
+
+    def rebased(self, prefix: Path) -> Positions:
+        """A copy whose paths all start with ``prefix`` (for front matter inside a file)."""
+        copy = Positions(self.file)
+        copy._marks = {prefix + path: marks for path, marks in self._marks.items()}
+        return copy
+
+    def shifted(self, lines: int) -> Positions:
+        """A copy moved down ``lines`` lines (for YAML embedded after other text)."""
+        copy = Positions(self.file)
+        copy._marks = {
+            path: _Marks(
+                (m.key[0] + lines, m.key[1]) if m.key is not None else None,
+                (m.value[0] + lines, m.value[1]),
+            )
+            for path, m in self._marks.items()
+        }
+        return copy
+
+
+def _scalar(node: ScalarNode) -> Any:
+    tag, text = node.tag, node.value
+    if tag in _CORE_TAGS and tag not in _SCALAR_TAGS:
+        raise _Failure(f"tag {tag!r} cannot be used on a scalar", node.start_mark)
+    if tag not in _SCALAR_TAGS:
+        raise _Failure(f"tag {tag!r} is not allowed (only the YAML core schema)", node.start_mark)
+    if tag == _TAG + "str":
+        return text
+    if tag == _TAG + "null" and _NULL.match(text):
+        return None
+    if tag == _TAG + "bool" and _BOOL.match(text):
+        return text.lower() == "true"
+    if tag == _TAG + "int" and _INT.match(text):
+        try:
+            if text.startswith("0o"):
+                return int(text[2:], 8)
+            if text.startswith("0x"):
+                return int(text[2:], 16)
+            return int(text)
+        except ValueError:  # more digits than sys.get_int_max_str_digits() allows
+            raise _Failure(
+                f"integer with {len(text)} characters is too long to read", node.start_mark
+            ) from None
+    # _FLOAT also matches plain decimal integers (``!!float 1``), not 0x/0o ones.
+    if tag == _TAG + "float" and _FLOAT.match(text):
+        lowered = text.lower()
+        if lowered.endswith(".nan"):
+            return float("nan")
+        if lowered.endswith(".inf"):
+            return float("-inf") if lowered.startswith("-") else float("inf")
+        return float(text)
+    raise _Failure(f"{text!r} is not a valid {tag.removeprefix(_TAG)}", node.start_mark)
+
+
+def _construct(node: Node, path: Path, positions: Positions) -> Any:
+    if isinstance(node, ScalarNode):
+        return _scalar(node)
+    if node.tag not in _CORE_TAGS:
+        raise _Failure(
+            f"tag {node.tag!r} is not allowed (only the YAML core schema)", node.start_mark
+        )
+    expected = _TAG + ("seq" if isinstance(node, SequenceNode) else "map")
+    if node.tag != expected:
+        kind = "a sequence" if isinstance(node, SequenceNode) else "a mapping"
+        raise _Failure(f"tag {node.tag!r} cannot be used on {kind}", node.start_mark)
+    if isinstance(node, SequenceNode):
+        items = []
+        for index, child in enumerate(node.value):
+            positions._record((*path, index), None, child.start_mark)
+            items.append(_construct(child, (*path, index), positions))
+        return items
+    if isinstance(node, MappingNode):
+        mapping: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge" or (
+                isinstance(key_node, ScalarNode)
+                and key_node.value == "<<"
+                and key_node.style is None
+            ):
+                raise _Failure("merge keys (<<) are not allowed", key_node.start_mark)
+            key = (
+                _construct(key_node, path, positions) if isinstance(key_node, ScalarNode) else None
+            )
+            if not isinstance(key, str):
+                raise _Failure("mapping keys must be strings", key_node.start_mark)
+            if key in mapping:
+                raise _Failure(f"duplicate key {key!r}", key_node.start_mark)
+            positions._record((*path, key), key_node.start_mark, value_node.start_mark)
+            mapping[key] = _construct(value_node, (*path, key), positions)
+        return mapping
+    raise _Failure("unsupported YAML node", node.start_mark)
+
+
+_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    """1-based line/column of a character offset, counting line breaks as PyYAML does."""
+    line, start = 1, 0
+    for found in _BREAK.finditer(text, 0, position):
+        line, start = line + 1, found.end()
+    return line, position - start + 1
+
+
+def load_yaml(
+    text: str, file: str | None = None, error: type[InputError] = InputError
+) -> tuple[Any, Positions]:
+    """Parse one YAML document; raise ``error`` (an :class:`InputError`) naming file:line:col."""
+    positions = Positions(file)
+    loader: _CoreLoader | None = None
+    try:
+        # The reader checks for non-printable characters already while constructed.
+        loader = _CoreLoader(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None, positions
+        positions._record((), None, node.start_mark)
+        return _construct(node, (), positions), positions
+    except _Failure as failure:
+        mark = failure.mark
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        raise error(Problem(failure.message, Location(file, line, column))) from None
+    except ReaderError as exc:
+        # Raised for a non-printable character; it carries an offset, not a line/column.
+        line, column = _line_column(text, exc.position)
+        message = f"invalid YAML: unacceptable character #x{exc.character:04x} ({exc.reason})"
+        raise error(Problem(message, Location(file, line, column))) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        said = ", ".join(part for part in (exc.context, exc.problem) if part)
+        message = f"invalid YAML: {said}"
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        raise error(Problem(message, Location(file, line, column))) from None
+    except yaml.YAMLError as exc:
+        raise error(Problem(f"invalid YAML: {exc}", Location(file))) from None
+    except RecursionError:
+        raise error(Problem("YAML nests too deeply", Location(file))) from None
+    finally:
+        if loader is not None:
+            loader.dispose()

@@ -1,0 +1,37 @@
+"""Contracts: YAML loading with positions, schema checks, includes and rule packs."""
+
+from textcontract.contract._definition import (
+    ContractDefinition,
+    RuleEntry,
+    RuleExample,
+    contract_digest,
+)
+from textcontract.contract._discover import CONTRACT_FILENAME, find_contract
+from textcontract.contract._loader import (
+    COMMON_RULE_FIELDS,
+    CONTRACT_FIELDS,
+    DEFAULTS_FIELDS,
+    POLICY_FIELDS,
+    load_contract_definition,
+    load_contract_file,
+    load_contract_text,
+)
+from textcontract.contract._packs import builtin_pack, builtin_pack_names
+
+__all__ = [
+    "COMMON_RULE_FIELDS",
+    "CONTRACT_FIELDS",
+    "CONTRACT_FILENAME",
+    "DEFAULTS_FIELDS",
+    "POLICY_FIELDS",
+    "ContractDefinition",
+    "RuleEntry",
+    "RuleExample",
+    "builtin_pack",
+    "builtin_pack_names",
+    "contract_digest",
+    "find_contract",
+    "load_contract_definition",
+    "load_contract_file",
+    "load_contract_text",
+]

@@ -1,0 +1,88 @@
+"""A loaded, compiled contract: its identity, policy and configured rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from textcontract.canonical import digest
+from textcontract.errors import Location
+from textcontract.model import CheckPolicy, Context, ContractRef, RuleVersion
+from textcontract.rules import RuleType
+
+__all__ = ["ContractDefinition", "RuleEntry", "RuleExample", "contract_digest"]
+
+
+@dataclass(frozen=True)
+class RuleExample:
+    """A text a rule must violate or satisfy (``examples:``), with an optional context."""
+
+    text: str
+    context: Context | None
+    location: Location
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """One configured rule with where it was written and its parameters as resolved."""
+
+    rule: RuleType
+    location: Location
+    resolved: Mapping[str, Any]
+    violated_examples: tuple[RuleExample, ...] = ()
+    satisfied_examples: tuple[RuleExample, ...] = ()
+
+    def digest_form(self) -> dict[str, Any]:
+        header = self.rule.header
+        return {
+            "id": header.id,
+            "type": header.type,
+            "version": header.version,
+            "code": header.code,
+            "severity": header.severity.value,
+            "enforcement": header.enforcement.value,
+            "params": dict(self.resolved),
+        }
+
+
+def contract_digest(
+    contract_id: str, version: RuleVersion, policy: CheckPolicy, entries: tuple[RuleEntry, ...]
+) -> str:
+    """Covers everything that can change a result; descriptions and examples stay out."""
+    return digest(
+        {
+            "id": contract_id,
+            "version": version,
+            "policy": policy.to_json(),
+            "rules": [entry.digest_form() for entry in entries],
+        }
+    )
+
+
+@dataclass(frozen=True)
+class ContractDefinition:
+    """What ``load_contract_definition`` returns; the engine evaluates it."""
+
+    id: str
+    version: RuleVersion
+    policy: CheckPolicy
+    entries: tuple[RuleEntry, ...]
+    digest: str
+    source: str
+    description: str | None = None
+    files: tuple[str, ...] = field(default=())
+
+    @property
+    def rules(self) -> tuple[RuleType, ...]:
+        return tuple(entry.rule for entry in self.entries)
+
+    @property
+    def ref(self) -> ContractRef:
+        return ContractRef(self.id, self.version, self.digest)
+
+    def entry(self, rule_id: str) -> RuleEntry | None:
+        for entry in self.entries:
+            if entry.rule.header.id == rule_id:
+                return entry
+        return None

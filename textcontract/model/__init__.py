@@ -1,0 +1,43 @@
+"""The data model: facts, contexts, documents, checks and reports (frozen dataclasses)."""
+
+from textcontract.model._check import Check, Enforcement, Kind, RuleVersion, Severity, Status
+from textcontract.model._context import DEFAULT_STATE, Context
+from textcontract.model._document import BODY, Document, Surface
+from textcontract.model._facts import (
+    NAME_PATTERN,
+    Facts,
+    FactValue,
+    describe_value,
+    is_fact_value,
+    same_value,
+    type_name,
+    validate_facts,
+)
+from textcontract.model._report import CheckPolicy, ContractRef, Report, is_accepted, is_complete
+
+__all__ = [
+    "BODY",
+    "DEFAULT_STATE",
+    "NAME_PATTERN",
+    "Check",
+    "CheckPolicy",
+    "Context",
+    "ContractRef",
+    "Document",
+    "Enforcement",
+    "FactValue",
+    "Facts",
+    "Kind",
+    "Report",
+    "RuleVersion",
+    "Severity",
+    "Status",
+    "Surface",
+    "describe_value",
+    "is_accepted",
+    "is_complete",
+    "is_fact_value",
+    "same_value",
+    "type_name",
+    "validate_facts",
+]

@@ -1,0 +1,231 @@
+"""The document under test: ordered, named surfaces with text, state and claims."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from textcontract.canonical import digest
+from textcontract.errors import InputError, Location, Problem
+from textcontract.model._context import DEFAULT_STATE
+from textcontract.model._facts import (
+    NAME_PATTERN,
+    FactValue,
+    is_valid_unicode,
+    type_name,
+    validate_facts,
+)
+
+__all__ = ["BODY", "Document", "Surface"]
+
+BODY = "body"
+_DOCUMENT_KEYS = ("surfaces", "claims", "states")
+_SURFACE_KEYS = ("text", "state", "claims")
+
+
+@dataclass(frozen=True)
+class Surface:
+    """One named piece of the output and the snapshot it speaks about."""
+
+    name: str
+    text: str
+    state: str = DEFAULT_STATE
+    claims: Mapping[str, FactValue] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "state": self.state, "claims": dict(self.claims)}
+
+
+@dataclass(frozen=True)
+class Document:
+    """An ordered set of surfaces (SPEC §2.2)."""
+
+    surfaces: tuple[Surface, ...]
+
+    @cached_property
+    def _by_name(self) -> dict[str, Surface]:
+        return {surface.name: surface for surface in self.surfaces}
+
+    def surface(self, name: str) -> Surface | None:
+        return self._by_name.get(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(surface.name for surface in self.surfaces)
+
+    def to_json(self) -> dict[str, Any]:
+        """The canonical document: every default filled in."""
+        return {"surfaces": {s.name: s.to_json() for s in self.surfaces}}
+
+    @cached_property
+    def digest(self) -> str:
+        """Independent of surface order and of the file format the document came from."""
+        return digest(self.to_json())
+
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        claims: Mapping[str, FactValue] | None = None,
+        state: str = DEFAULT_STATE,
+    ) -> Document:
+        """A one-surface (``body``) document."""
+        return cls.from_json(
+            {"surfaces": {BODY: {"text": text, "state": state, "claims": dict(claims or {})}}}
+        )
+
+    @classmethod
+    def from_json(cls, obj: object, source: str | None = None) -> Document:
+        """Build from the JSON form; every problem of the input is reported at once."""
+        if not isinstance(obj, Mapping):
+            raise InputError(
+                Problem(f"a document must be a JSON object, got {type_name(obj)}", Location(source))
+            )
+        problems: list[Problem] = []
+        for key in obj:
+            if key not in _DOCUMENT_KEYS:
+                problems.append(
+                    Problem(
+                        "unknown key (expected surfaces, claims, states)",
+                        Location.of_path(source, [key]),
+                    )
+                )
+        raw_surfaces = obj.get("surfaces")
+        if not isinstance(raw_surfaces, Mapping):
+            problems.append(
+                Problem(
+                    f"'surfaces' must be an object of surfaces, got {type_name(raw_surfaces)}",
+                    Location.of_path(source, ["surfaces"]),
+                )
+            )
+            raise InputError(problems)
+        if not raw_surfaces:
+            # Every rule reads surfaces; with none, a text rule would produce no check and the
+            # report would be rejected for "no checks" rather than for the real cause.
+            problems.append(
+                Problem(
+                    "a document needs at least one surface", Location.of_path(source, ["surfaces"])
+                )
+            )
+        fields: dict[str, dict[str, Any]] = {}
+        for name, raw in raw_surfaces.items():
+            where = Location.of_path(source, ["surfaces", name])
+            if not isinstance(name, str) or not NAME_PATTERN.match(name):
+                problems.append(
+                    Problem(f"surface name {name!r} does not match [a-z0-9][a-z0-9_.-]*", where)
+                )
+                continue
+            fields[name] = _surface_fields(raw, name, source, problems)
+        for part in ("claims", "states"):
+            _merge_top_level(obj.get(part), part, fields, source, problems)
+        if problems:
+            raise InputError(problems)
+        return cls(
+            tuple(
+                Surface(name, f["text"], f.get("state", DEFAULT_STATE), f.get("claims", {}))
+                for name, f in fields.items()
+            )
+        )
+
+
+def _surface_fields(
+    raw: object, name: str, source: str | None, problems: list[Problem]
+) -> dict[str, Any]:
+    path: list[str | int] = ["surfaces", name]
+    if isinstance(raw, str):
+        return {"text": _text(raw, path, source, problems)}
+    if not isinstance(raw, Mapping):
+        problems.append(
+            Problem(
+                "a surface is a string or an object with text, state, claims; "
+                f"got {type_name(raw)}",
+                Location.of_path(source, path),
+            )
+        )
+        return {"text": ""}
+    result: dict[str, Any] = {}
+    for key in raw:
+        if key not in _SURFACE_KEYS:
+            problems.append(
+                Problem(
+                    "unknown surface key (expected text, state, claims)",
+                    Location.of_path(source, [*path, key]),
+                )
+            )
+    result["text"] = _text(raw.get("text"), [*path, "text"], source, problems)
+    if "state" in raw:
+        result["state"] = _state_name(raw["state"], [*path, "state"], source, problems)
+    if "claims" in raw:
+        result["claims"] = validate_facts(raw["claims"], [*path, "claims"], source, problems)
+    return result
+
+
+def _text(value: object, path: list[str | int], source: str | None, problems: list[Problem]) -> str:
+    if not isinstance(value, str):
+        problems.append(
+            Problem(
+                f"'text' must be a string, got {type_name(value)}", Location.of_path(source, path)
+            )
+        )
+        return ""
+    if not is_valid_unicode(value):
+        problems.append(
+            Problem("text holds a lone surrogate (invalid Unicode)", Location.of_path(source, path))
+        )
+        return ""
+    return value
+
+
+def _state_name(
+    value: object, path: list[str | int], source: str | None, problems: list[Problem]
+) -> str:
+    if isinstance(value, str) and value and is_valid_unicode(value):
+        return value
+    problems.append(
+        Problem(
+            f"a state must be a non-empty, valid Unicode snapshot name, got {type_name(value)}",
+            Location.of_path(source, path),
+        )
+    )
+    return DEFAULT_STATE
+
+
+def _merge_top_level(
+    value: object,
+    part: str,
+    fields: dict[str, dict[str, Any]],
+    source: str | None,
+    problems: list[Problem],
+) -> None:
+    """Fold top-level ``claims``/``states`` (surface -> …) into the surfaces."""
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        problems.append(
+            Problem(
+                f"'{part}' must map surface names to {part}, got {type_name(value)}",
+                Location.of_path(source, [part]),
+            )
+        )
+        return
+    field_name = "claims" if part == "claims" else "state"
+    for name, item in value.items():
+        where = Location.of_path(source, [part, name])
+        if name not in fields:
+            problems.append(
+                Problem(f"{part} given for surface {name!r}, which does not exist", where)
+            )
+            continue
+        if field_name in fields[name]:
+            problems.append(
+                Problem(f"the {field_name} of surface {name!r} are declared twice", where)
+                if field_name == "claims"
+                else Problem(f"the state of surface {name!r} is declared twice", where)
+            )
+            continue
+        if field_name == "claims":
+            fields[name]["claims"] = validate_facts(item, [part, name], source, problems)
+        else:
+            fields[name]["state"] = _state_name(item, [part, name], source, problems)

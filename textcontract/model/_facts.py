@@ -1,0 +1,115 @@
+"""Fact values: finite JSON scalars compared by type and value."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias, TypeGuard
+
+from textcontract.errors import Location, Problem
+
+__all__ = [
+    "FactValue",
+    "Facts",
+    "describe_value",
+    "is_fact_value",
+    "is_valid_unicode",
+    "same_value",
+    "type_name",
+    "validate_facts",
+]
+
+FactValue: TypeAlias = str | int | float | bool | None
+Facts: TypeAlias = Mapping[str, FactValue]
+
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
+
+
+def is_fact_value(value: object) -> TypeGuard[FactValue]:
+    """A finite JSON scalar (``bool`` is a subclass of ``int`` and counts as a boolean)."""
+    if value is None or isinstance(value, str | bool | int):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def is_valid_unicode(text: str) -> bool:
+    """False for a string holding a lone surrogate (which JSON's ``"\\ud800"`` can produce)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def same_value(a: FactValue, b: FactValue) -> bool:
+    """Type-sensitive equality: ``1``, ``1.0``, ``True`` and ``"1"`` are all different."""
+    return type(a) is type(b) and a == b
+
+
+def describe_value(value: FactValue) -> str:
+    """A short, type-revealing rendering for messages (``"1"`` vs ``1`` vs ``1.0``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def validate_facts(
+    value: object, path: Sequence[str | int], file: str | None, problems: list[Problem]
+) -> dict[str, FactValue]:
+    """Check a flat ``key -> scalar`` object, appending one problem per offending key."""
+    if not isinstance(value, Mapping):
+        problems.append(
+            Problem(
+                f"expected an object of facts, got {type_name(value)}",
+                Location.of_path(file, path),
+            )
+        )
+        return {}
+    facts: dict[str, FactValue] = {}
+    for key, item in value.items():
+        where = Location.of_path(file, [*path, key])
+        if not isinstance(key, str):
+            problems.append(Problem("fact keys must be strings", where))
+        elif key == "":
+            problems.append(Problem("fact keys must not be empty", where))
+        elif not is_valid_unicode(key):
+            problems.append(Problem("fact key holds a lone surrogate (invalid Unicode)", where))
+        elif isinstance(item, Mapping | list | tuple):
+            problems.append(
+                Problem(
+                    "nested values are not facts; project them into flat keys "
+                    "such as 'order.total'",
+                    where,
+                )
+            )
+        elif not is_fact_value(item):
+            problems.append(Problem(f"{type_name(item)} is not a finite JSON scalar", where))
+        elif isinstance(item, str) and not is_valid_unicode(item):
+            problems.append(Problem("string holds a lone surrogate (invalid Unicode)", where))
+        else:
+            facts[key] = item
+    return facts
+
+
+def type_name(value: object) -> str:
+    """JSON-flavoured type name for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number" if math.isfinite(value) else "a non-finite number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return type(value).__name__

@@ -1,0 +1,335 @@
+"""The rule-type contract: declarations plus an ``evaluate`` that yields checks.
+
+A rule type is a class with a stable ``name``, a ``kind``, typed ``params``,
+the ``codes`` it can emit, and a docstring with a violated and a satisfied
+example. The contract loader validates a rule's YAML against ``params``, then
+instantiates the class with a :class:`RuleHeader` and the converted
+:class:`Options`; the engine calls :meth:`RuleType.evaluate` once per run.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from textcontract.model import (
+    Check,
+    Enforcement,
+    FactValue,
+    Kind,
+    RuleVersion,
+    Severity,
+    Status,
+    Surface,
+)
+from textcontract.rules._params import (
+    ACCENT_FOLDING,
+    SURFACES,
+    TIMEOUT_MS,
+    CompiledPattern,
+    FactRef,
+    Param,
+    ParamProblem,
+)
+from textcontract.rules._subject import Subject
+from textcontract.text import Budget, Excerpt, PatternTimeout, Profile, excerpt, find_matches
+
+__all__ = [
+    "MAX_EXCERPTS",
+    "PATTERN_TIMEOUT",
+    "RULE_ERROR",
+    "SURFACE_MISSING",
+    "UNSUPPORTED_SCRIPT",
+    "Code",
+    "Options",
+    "PatternRule",
+    "PatternTimeout",
+    "RuleHeader",
+    "RuleType",
+    "SurfaceRule",
+    "TokenRule",
+]
+
+
+@dataclass(frozen=True)
+class Code:
+    """A finding code a rule type can emit, the statuses it comes with, and its meaning."""
+
+    name: str
+    statuses: frozenset[Status]
+    description: str
+
+    @classmethod
+    def of(cls, name: str, description: str, *statuses: Status) -> Code:
+        return cls(name, frozenset(statuses), description)
+
+
+SURFACE_MISSING = Code.of(
+    "SURFACE_MISSING", "a surface the rule names is not in the document", Status.ERROR
+)
+PATTERN_TIMEOUT = Code.of(
+    "PATTERN_TIMEOUT",
+    "the rule's searches on a surface ran out of their time budget",
+    Status.ERROR,
+)
+UNSUPPORTED_SCRIPT = Code.of(
+    "UNSUPPORTED_SCRIPT",
+    "more than 5% of the surface's letters are of a script written without spaces",
+    Status.UNDETERMINED,
+)
+RULE_ERROR = Code.of(
+    "RULE_ERROR",
+    "the rule raised, returned nothing, or returned a check it may not emit",
+    Status.ERROR,
+)
+
+
+@dataclass(frozen=True)
+class RuleHeader:
+    """The common fields of one configured rule: who it is and how it enforces."""
+
+    id: str
+    version: RuleVersion
+    type: str
+    kind: Kind
+    severity: Severity = Severity.MEDIUM
+    enforcement: Enforcement = Enforcement.BLOCKING
+    code: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Options:
+    """Converted parameter values (defaults filled in), with typed accessors."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def has(self, name: str) -> bool:
+        """Whether the parameter has a value (``null`` counts for ABSENT-default params)."""
+        return name in self.values
+
+    def raw(self, name: str) -> Any:
+        return self.values.get(name)
+
+    def text(self, name: str) -> str:
+        value = self.values[name]
+        assert isinstance(value, str)
+        return value
+
+    def integer(self, name: str) -> int:
+        value = self.values[name]
+        assert isinstance(value, int)
+        return value
+
+    def number(self, name: str) -> float:
+        value = self.values[name]
+        assert isinstance(value, float)
+        return value
+
+    def optional_number(self, name: str) -> float | None:
+        value = self.values.get(name)
+        return None if value is None else float(value)
+
+    def optional_integer(self, name: str) -> int | None:
+        value = self.values.get(name)
+        return None if value is None else int(value)
+
+    def boolean(self, name: str) -> bool:
+        value = self.values[name]
+        assert isinstance(value, bool)
+        return value
+
+    def strings(self, name: str) -> tuple[str, ...] | None:
+        value = self.values.get(name)
+        return None if value is None else tuple(value)
+
+    def patterns(self, name: str) -> tuple[CompiledPattern, ...]:
+        return tuple(self.values[name])
+
+    def fact_ref(self, name: str) -> FactRef:
+        value = self.values[name]
+        assert isinstance(value, FactRef)
+        return value
+
+    def scalar(self, name: str) -> FactValue:
+        value: FactValue = self.values[name]
+        return value
+
+
+class RuleType(ABC):
+    """Base class of every rule type, built-in or plugin.
+
+    Subclasses declare ``name``, ``kind``, ``summary``, ``params``, ``codes``
+    and ``main_code`` (the code a contract's ``code:`` field renames), and
+    implement :meth:`evaluate`. Cross-parameter constraints go in
+    :meth:`validate_options`, which reports problems instead of raising.
+    """
+
+    name: ClassVar[str]
+    kind: ClassVar[Kind]
+    summary: ClassVar[str]
+    params: ClassVar[tuple[Param, ...]] = ()
+    codes: ClassVar[tuple[Code, ...]] = ()
+    main_code: ClassVar[str]
+
+    def __init__(self, header: RuleHeader, options: Options) -> None:
+        self.header = header
+        self.options = options
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
+        """Constraints between parameters; ``options`` holds converted values (None: absent)."""
+        del options
+        return []
+
+    @abstractmethod
+    def evaluate(self, subject: Subject) -> Iterator[Check]:
+        """Yield this rule's checks for one (document, context)."""
+
+    @classmethod
+    def param(cls, name: str) -> Param | None:
+        for param in cls.params:
+            if param.name == name:
+                return param
+        return None
+
+    def check(
+        self,
+        status: Status,
+        code: str,
+        scope: str,
+        message: str,
+        *,
+        evidence: Sequence[Mapping[str, Any]] = (),
+        metrics: Mapping[str, int | float] | None = None,
+    ) -> Check:
+        """A check attributed to this rule; ``main_code`` becomes the contract's ``code:``."""
+        header = self.header
+        if code == self.main_code and header.code is not None:
+            code = header.code
+        return Check(
+            rule_id=header.id,
+            rule_version=header.version,
+            type=header.type,
+            kind=header.kind,
+            status=status,
+            code=code,
+            scope=scope,
+            severity=header.severity,
+            enforcement=header.enforcement,
+            evidence=tuple(evidence),
+            metrics=dict(metrics or {}),
+            message=message,
+        )
+
+
+class SurfaceRule(RuleType):
+    """A rule that emits checks per surface, in its ``surfaces`` order or document order."""
+
+    params: ClassVar[tuple[Param, ...]] = (SURFACES,)
+
+    def surfaces(self, subject: Subject) -> Iterator[tuple[str, Surface | None]]:
+        names = self.options.strings("surfaces")
+        if names is None:
+            for surface in subject.document.surfaces:
+                yield surface.name, surface
+        else:
+            for name in names:
+                yield name, subject.document.surface(name)
+
+    def missing_surface(self, name: str) -> Check:
+        return self.check(
+            Status.ERROR,
+            SURFACE_MISSING.name,
+            f"surface:{name}",
+            f"the document has no surface {name!r}",
+        )
+
+    def evaluate(self, subject: Subject) -> Iterator[Check]:
+        for name, surface in self.surfaces(subject):
+            if surface is None:
+                yield self.missing_surface(name)
+            else:
+                yield from self.evaluate_surface(subject, surface)
+
+    @abstractmethod
+    def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
+        """Checks for one present surface."""
+
+
+class TokenRule(SurfaceRule):
+    """A surface rule over word tokens; unspaced scripts make it undetermined."""
+
+    def unsupported_script(self, subject: Subject, surface: Surface) -> Check | None:
+        share = subject.script_share(surface)
+        if not share.unsupported:
+            return None
+        names = ", ".join(name for name, _ in share.scripts)
+        return self.check(
+            Status.UNDETERMINED,
+            UNSUPPORTED_SCRIPT.name,
+            f"surface:{surface.name}",
+            f"{share.share:.0%} of the letters are {names}, written without spaces; "
+            "word tokens cannot be counted",
+            evidence=[share.to_evidence()],
+        )
+
+    def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
+        refusal = self.unsupported_script(subject, surface)
+        if refusal is not None:
+            yield refusal
+        else:
+            yield from self.evaluate_tokens(subject, surface, subject.tokens(surface))
+
+    @abstractmethod
+    def evaluate_tokens(
+        self, subject: Subject, surface: Surface, tokens: tuple[str, ...]
+    ) -> Iterator[Check]:
+        """Checks for one surface whose script is supported."""
+
+
+MAX_EXCERPTS = 5
+
+
+class PatternRule(SurfaceRule):
+    """A surface rule that searches patterns under a time budget."""
+
+    params: ClassVar[tuple[Param, ...]] = (SURFACES, ACCENT_FOLDING, TIMEOUT_MS)
+
+    @property
+    def profile(self) -> Profile:
+        return Profile.FOLDED if self.options.boolean("accent_folding") else Profile.TEXT
+
+    def budget(self) -> Budget:
+        return Budget(self.options.integer("timeout_ms"))
+
+    def timeout(self, surface: Surface) -> Check:
+        return self.check(
+            Status.ERROR,
+            PATTERN_TIMEOUT.name,
+            f"surface:{surface.name}",
+            f"pattern search exceeded {self.options.integer('timeout_ms')} ms; "
+            "this result depends on the machine",
+        )
+
+    @staticmethod
+    def search(
+        patterns: Sequence[CompiledPattern], text: str, budget: Budget, limit: int = MAX_EXCERPTS
+    ) -> tuple[list[Excerpt], int]:
+        """Up to ``limit`` excerpts and the total match count (raises PatternTimeout)."""
+        found: list[Excerpt] = []
+        total = 0
+        for pattern in patterns:
+            for match in find_matches(pattern.compiled, text, budget):
+                total += 1
+                if len(found) < limit:
+                    found.append(excerpt(pattern.source, text, match.start(), match.end()))
+        return found, total
+
+    @staticmethod
+    def first_match(pattern: CompiledPattern, text: str, budget: Budget) -> Excerpt | None:
+        for match in find_matches(pattern.compiled, text, budget):
+            return excerpt(pattern.source, text, match.start(), match.end())
+        return None

@@ -1,0 +1,64 @@
+"""Turn a rule's raw parameters into :class:`Options`, using only its declarations."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textcontract.rules._base import Options, RuleType
+from textcontract.rules._params import ABSENT, ParamProblem
+
+__all__ = ["Configured", "configure_options"]
+
+
+@dataclass(frozen=True)
+class Configured:
+    """Converted options, the JSON form with defaults filled in (for the digest), problems."""
+
+    options: Options
+    resolved: dict[str, Any]
+    problems: tuple[ParamProblem, ...]
+
+
+def configure_options(
+    rule_type: type[RuleType], raw: Mapping[str, Any], other_fields: Sequence[str] = ()
+) -> Configured:
+    """Validate ``raw`` (parameters only, common fields removed) against the declarations.
+
+    Unknown names get a "did you mean" hint drawn from the parameters and
+    ``other_fields`` (the common rule fields); every problem is collected. Each
+    problem's ``path`` starts with the parameter name.
+    """
+    problems: list[ParamProblem] = []
+    declared = {param.name: param for param in rule_type.params}
+    candidates = [*declared, *other_fields]
+    for name in raw:
+        if name not in declared:
+            close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            accepted = ", ".join(declared) or "none"
+            problems.append(
+                ParamProblem(
+                    f"unknown field {name!r} for {rule_type.name} (parameters: {accepted}){hint}",
+                    (name,),
+                )
+            )
+    values: dict[str, Any] = {}
+    resolved: dict[str, Any] = {}
+    for name, param in declared.items():
+        if name in raw:
+            try:
+                values[name] = param.convert(raw[name])
+                resolved[name] = raw[name]
+            except ParamProblem as problem:
+                problems.append(ParamProblem(problem.message, (name, *problem.path)))
+        elif param.required:
+            problems.append(ParamProblem(f"{rule_type.name} requires {name!r}", ()))
+        elif param.default is not ABSENT:
+            values[name] = param.default
+            resolved[name] = param.default
+    if not problems:
+        problems.extend(rule_type.validate_options(values))
+    return Configured(Options(values), resolved, tuple(problems))

@@ -1,0 +1,293 @@
+"""LinkDomains: every http(s) link in a surface leads to an allowed domain.
+
+Links are searched in the surface's original text, not in its normalized
+form, and split the way a browser's URL parser splits them: the host is what
+follows the last ``@`` of the authority and precedes a ``:port``, and the
+authority ends at ASCII ``/ \\ ? #``, whitespace, ``<`` or ``>``. Normalizing
+first would let a compatibility character pose as a delimiter —
+``https://allowed.example／@evil.example`` goes to ``evil.example``, but NFKC
+would turn the fullwidth solidus into ``/`` and make it look like
+``allowed.example``. The host alone is then IDNA-mapped (NFKC, case folding)
+and lowercased, so ``https://ＥＸＡＭＰＬＥ.com`` is ``example.com`` and
+``https://Bücher.example`` is ``xn--bcher-kva.example``.
+
+Violated::
+
+    {id: links, type: LinkDomains, allowed: [shop.example]}
+    document: "Track it at https://shop.example.evil.test/track."
+
+Satisfied::
+
+    {id: links, type: LinkDomains, allowed_from: shop.domain, include_subdomains: true}
+    document: "Track it at https://Track.Shop.Example:443/1Z999)."
+    context: {"shop.domain": "shop.example"}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import regex
+
+from textcontract.model import Check, FactValue, Kind, Status, Surface, describe_value
+from textcontract.rules._base import (
+    PATTERN_TIMEOUT,
+    SURFACE_MISSING,
+    Code,
+    Options,
+    PatternRule,
+    PatternTimeout,
+    RuleHeader,
+)
+from textcontract.rules._params import (
+    BOOLEAN,
+    DOMAIN_LIST,
+    STATE,
+    STRING,
+    SURFACES,
+    TIMEOUT_MS,
+    Param,
+    ParamProblem,
+)
+from textcontract.rules._subject import Subject
+from textcontract.text import Budget, find_matches, host_key
+
+__all__ = ["LinkDomains"]
+
+# Scheme, any run of slashes or backslashes (browsers accept "https:/\x" for special
+# schemes), then the authority up to the first delimiter.
+_LINK = regex.compile(r"https?:[/\\]+([^\s/\\?#<>]*)", regex.IGNORECASE)
+# What may follow an authority at the end of a link: trailing punctuation, which is not
+# part of the link, then the end of the link (whitespace, an angle bracket, end of text).
+_TRAILING = ".,;:!?)]}'\""
+_LINK_END = regex.compile(r"[.,;:!?)\]}'\"]*(?:[\s<>]|\Z)")
+_MAX_LINK_EVIDENCE = 200
+_MAX_HOSTS_IN_MESSAGE = 3
+
+
+def _ends_link(text: str, position: int, budget: Budget) -> bool:
+    """Whether only trailing punctuation lies between ``position`` and the link's end."""
+    try:
+        return _LINK_END.match(text, position, timeout=budget.remaining()) is not None
+    except TimeoutError:
+        raise PatternTimeout from None
+
+
+@dataclass
+class _Offender:
+    count: int
+    link: str
+    span: tuple[int, int]
+
+
+@dataclass
+class _Found:
+    links: int = 0
+    offending: dict[str, _Offender] = field(default_factory=dict)
+
+
+def _share(bad: int, links: int) -> str:
+    if links == 1:
+        return "the one http(s) link leads"
+    return f"{bad} of {links} http(s) links {'leads' if bad == 1 else 'lead'}"
+
+
+class LinkDomains(PatternRule):
+    name = "LinkDomains"
+    kind = Kind.INVARIANT
+    summary = "every http(s) link in a surface leads to an allowed domain"
+    params: ClassVar[tuple[Param, ...]] = (
+        SURFACES,
+        Param(
+            "allowed",
+            DOMAIN_LIST,
+            "the allowed domains (IDNA, lowercased); give this or allowed_from",
+            default=None,
+        ),
+        Param(
+            "allowed_from",
+            STRING,
+            "the fact key holding the one allowed domain; give this or allowed",
+            default=None,
+        ),
+        Param("state", STATE, "the snapshot allowed_from is read from", default="current"),
+        Param(
+            "include_subdomains",
+            BOOLEAN,
+            "also allow any subdomain of an allowed domain",
+            default=False,
+        ),
+        TIMEOUT_MS,
+    )
+    codes: ClassVar[tuple[Code, ...]] = (
+        Code.of(
+            "LINK_DOMAIN",
+            "every http(s) link's host is allowed (violated when one is not)",
+            Status.SATISFIED,
+            Status.VIOLATED,
+        ),
+        Code.of(
+            "FACT_UNAVAILABLE",
+            "the allowed_from fact is missing, not a string, or not a domain name",
+            Status.UNDETERMINED,
+        ),
+        SURFACE_MISSING,
+        PATTERN_TIMEOUT,
+    )
+    main_code = "LINK_DOMAIN"
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
+        given = [name for name in ("allowed", "allowed_from") if options.get(name) is not None]
+        if len(given) == 2:
+            return [ParamProblem("give 'allowed' or 'allowed_from', not both", ("allowed_from",))]
+        if not given:
+            return [ParamProblem("LinkDomains requires 'allowed' or 'allowed_from'")]
+        return []
+
+    def __init__(self, header: RuleHeader, options: Options) -> None:
+        super().__init__(header, options)
+        allowed = options.strings("allowed")
+        self._allowed = None if allowed is None else frozenset(allowed)
+        self._allowed_from = options.raw("allowed_from")
+        self._state = options.text("state")
+        self._subdomains = options.boolean("include_subdomains")
+
+    def evaluate(self, subject: Subject) -> Iterator[Check]:
+        # The allowed_from fact is read once, not once per surface.
+        allowed = self._resolve(subject)
+        for name, surface in self.surfaces(subject):
+            if surface is None:
+                yield self.missing_surface(name)
+            else:
+                yield self._surface_check(surface, allowed)
+
+    def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
+        yield self._surface_check(surface, self._resolve(subject))
+
+    def _resolve(self, subject: Subject) -> frozenset[str] | dict[str, Any]:
+        """The allowed domains, or the evidence of why allowed_from cannot be used."""
+        return self._allowed if self._allowed is not None else self._from_context(subject)
+
+    def _surface_check(self, surface: Surface, allowed: frozenset[str] | dict[str, Any]) -> Check:
+        if isinstance(allowed, frozenset):
+            return self._check_surface(surface, allowed)
+        return self._unavailable(surface, allowed)
+
+    def _from_context(self, subject: Subject) -> frozenset[str] | dict[str, Any]:
+        """The allowed_from domain, or why it cannot be used (evidence)."""
+        key: str = self._allowed_from
+        state = self._state
+        present, value = subject.context.fact(state, key)
+        if not present:
+            missing = "snapshot" if state not in subject.context.states else "key"
+            return {"state": state, "key": key, "missing": missing}
+        if not isinstance(value, str):
+            return {"state": state, "key": key, "actual": value, "reason": "not a string"}
+        try:
+            (domain,) = DOMAIN_LIST.convert([value])
+        except ParamProblem as problem:
+            return {"state": state, "key": key, "actual": value, "reason": problem.message}
+        return frozenset((domain,))
+
+    def _unavailable(self, surface: Surface, refusal: dict[str, Any]) -> Check:
+        key, state = refusal["key"], refusal["state"]
+        if "missing" in refusal:
+            where = "no snapshot" if refusal["missing"] == "snapshot" else "not in snapshot"
+            why = f"{key} is unknown ({where} {state!r})"
+        else:
+            actual: FactValue = refusal["actual"]
+            why = f"{key} is {describe_value(actual)}, which is not a domain name"
+        return self.check(
+            Status.UNDETERMINED,
+            "FACT_UNAVAILABLE",
+            f"surface:{surface.name}",
+            f"cannot check links: the allowed domain is unavailable: {why}",
+            evidence=[refusal],
+        )
+
+    def _check_surface(self, surface: Surface, allowed: frozenset[str]) -> Check:
+        try:
+            found = self._scan(surface.text, allowed)
+        except PatternTimeout:
+            return self.timeout(surface)
+        scope = f"surface:{surface.name}"
+        metrics = {
+            "links": found.links,
+            "offending_links": sum(item.count for item in found.offending.values()),
+        }
+        if not found.offending:
+            if found.links == 0:
+                message = "no http(s) links"
+            elif found.links == 1:
+                message = "the one http(s) link leads to an allowed domain"
+            else:
+                message = f"all {found.links} http(s) links lead to allowed domains"
+            return self.check(Status.SATISFIED, "LINK_DOMAIN", scope, message, metrics=metrics)
+        hosts = sorted(found.offending)
+        evidence = [
+            {
+                "host": host,
+                "count": found.offending[host].count,
+                "link": found.offending[host].link,
+                "span": list(found.offending[host].span),
+            }
+            for host in hosts
+        ]
+        shown = ", ".join(hosts[:_MAX_HOSTS_IN_MESSAGE])
+        if len(hosts) > _MAX_HOSTS_IN_MESSAGE:
+            shown += f" and {len(hosts) - _MAX_HOSTS_IN_MESSAGE} more"
+        return self.check(
+            Status.VIOLATED,
+            "LINK_DOMAIN",
+            scope,
+            f"{_share(metrics['offending_links'], found.links)} outside the allowed domains: "
+            f"{shown}",
+            evidence=evidence,
+            metrics=metrics,
+        )
+
+    def _scan(self, text: str, allowed: frozenset[str]) -> _Found:
+        found = _Found()
+        keys: dict[str, str | None] = {}
+        budget = self.budget()
+        for match in find_matches(_LINK, text, budget):
+            authority = match.group(1)
+            if _ends_link(text, match.end(), budget):
+                authority = authority.rstrip(_TRAILING)
+            host = authority.rpartition("@")[2]
+            if host.startswith("["):
+                close = host.find("]")
+                host = host if close < 0 else host[: close + 1]
+            else:
+                host = host.partition(":")[0]
+            if not host:
+                continue
+            found.links += 1
+            if host not in keys:
+                keys[host] = host_key(host)
+            key = keys[host]
+            if key is not None and self._allows(key, allowed):
+                continue
+            shown = key if key is not None else host.casefold()
+            offender = found.offending.get(shown)
+            if offender is None:
+                start = match.start()
+                stop = match.start(1) + len(authority)
+                link = text[start:stop]
+                if len(link) > _MAX_LINK_EVIDENCE:
+                    link = link[:_MAX_LINK_EVIDENCE] + "…"
+                found.offending[shown] = _Offender(1, link, (start, stop))
+            else:
+                offender.count += 1
+        return found
+
+    def _allows(self, key: str, allowed: frozenset[str]) -> bool:
+        if key in allowed:
+            return True
+        if not self._subdomains:
+            return False
+        labels = key.split(".")
+        return any(".".join(labels[index:]) in allowed for index in range(1, len(labels)))
