@@ -9,7 +9,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from textcontract.model import Check, Report, Status
+from textcontract.model import Check, Enforcement, Report, Status
 
 __all__ = ["render_report_text", "status_style"]
 
@@ -43,21 +43,18 @@ def _shorten(text: str) -> str:
 
 
 def _table(report: Report) -> Table:
-    table = Table(show_edge=False, pad_edge=False, expand=False)
+    table = Table(show_edge=False, pad_edge=False, expand=False, show_lines=False)
     table.add_column("status", no_wrap=True)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("code", no_wrap=True)
-    table.add_column("scope", overflow="fold")
-    table.add_column("evidence", overflow="fold")
+    table.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=28)
+    table.add_column("code", no_wrap=True, overflow="ellipsis", max_width=28)
+    table.add_column("scope / evidence", overflow="fold", ratio=1, min_width=24)
     for check in report.checks:
+        rule = check.rule_id if check.enforcement is Enforcement.BLOCKING else f"{check.rule_id}*"
+        detail = Text(check.scope)
+        detail.append("\n")
+        detail.append(_evidence_excerpt(check), style="dim")
         table.add_row(
-            Text(check.status.value, style=status_style(check.status)),
-            check.rule_id
-            if check.enforcement.value == "blocking"
-            else f"{check.rule_id} (advisory)",
-            check.code,
-            check.scope,
-            _evidence_excerpt(check),
+            Text(check.status.value, style=status_style(check.status)), rule, check.code, detail
         )
     return table
 
@@ -79,6 +76,8 @@ def _verdict(name: str, report: Report) -> Text:
         f"  ({counts['satisfied']} satisfied, {counts['violated']} violated, "
         f"{counts['undetermined']} undetermined, {counts['error']} error)"
     )
+    if any(check.enforcement is Enforcement.ADVISORY for check in report.checks):
+        verdict.append("\n* advisory rule: never rejects through violated or undetermined")
     return verdict
 
 

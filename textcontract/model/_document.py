@@ -102,8 +102,8 @@ class Document:
             )
             raise InputError(problems)
         if not raw_surfaces:
-            # Every rule reads surfaces; with none, a text rule would produce no check and the
-            # report would be rejected for "no checks" rather than for the real cause.
+            # Nothing would be under test: text rules would silently yield no checks and the
+            # report would be rejected for "no checks" instead of naming the real cause.
             problems.append(
                 Problem(
                     "a document needs at least one surface", Location.of_path(source, ["surfaces"])

@@ -1,0 +1,227 @@
+"""``audit --format text``: the audit report as a terminal summary.
+
+Rendered from the report's JSON form only (no engine code): figures with their
+counts and intervals, the strength vector per class, the verdict with every
+reason, coverage gaps, per-family counts, then the undetected faults, the
+variations that were not preserved, and the exclusions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["REASON_TEXT", "render_audit_text"]
+
+REASON_TEXT: Mapping[str, str] = {
+    "canary-missed": "a canary was not caught: suspect the corpus or the fixtures first",
+    "behavioural-failure-at-or-above-floor": "a fault at or above the severity floor was missed",
+    "invalidated-trial-at-or-above-floor": "a probe at or above the floor had an invalid trial",
+    "integrity": "a reduction or identity does not recompute",
+    "below-minimum-trial-count": "a probe completed fewer trials than the policy's minimum",
+    "oracle-unreached": "an expected check was undetermined, so the probe could not be judged",
+    "unexercised-probe": "a probe had no valid vote at all",
+    "behavioural-failure-below-floor": "a fault below the severity floor was missed",
+    "invalidated-trial-below-floor": "a probe below the floor had an invalid trial",
+    "clean-control-rejected": "a valid variation was not accepted and complete",
+    "coverage-gap-at-or-above-floor": "a rule at or above the floor is targeted by no probe",
+}
+"""One line per verdict reason, for readers who do not know the ladder by heart."""
+
+_VERDICT_STYLES = {"PASS": "bold green", "CONCERNS": "bold yellow", "FAIL": "bold red"}
+_OUTCOME_COLUMNS = ("detected", "undetected", "preserved", "not-preserved", "excluded")
+
+
+def _number(value: float | None) -> str:
+    return "null" if value is None else f"{value:.3f}"
+
+
+def _interval(interval: Sequence[float] | None) -> str:
+    if interval is None:
+        return "95% interval: null"
+    return f"95% interval [{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def _threshold_text(checks: Sequence[Mapping[str, Any]], figure: str) -> Text:
+    for check in checks:
+        if check["figure"] == figure:
+            met = bool(check["met"])
+            text = Text(f"  minimum {check['minimum']:.3f}: ")
+            if met:
+                text.append("met", style="green")
+            elif check["value"] is None:
+                text.append("not met (the figure is null: nothing to measure)", style="bold red")
+            else:
+                text.append("not met", style="bold red")
+            return text
+    return Text("")
+
+
+def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    detection, preservation = report["detection"], report["preservation"]
+    canaries = report["canaries"]
+    table.add_row(
+        Text("detection", style="bold"),
+        f"{detection['detected']}/{detection['eligible']} = {_number(detection['score'])}",
+        _interval(detection["interval95"]),
+        _threshold_text(checks, "detection"),
+    )
+    table.add_row(
+        Text("preservation", style="bold"),
+        f"{preservation['preserved']}/{preservation['eligible']} = {_number(preservation['rate'])}",
+        _interval(preservation["interval95"]),
+        _threshold_text(checks, "preservation"),
+    )
+    table.add_row(
+        Text("canaries", style="bold"),
+        f"{canaries['caught']}/{canaries['total']} caught",
+        "(reported apart; not in detection)",
+        "",
+    )
+    return table
+
+
+def _strength(report: Mapping[str, Any]) -> Table:
+    strength = report["strength"]
+    table = Table(title="strength vector (per class, never one number)", title_justify="left")
+    for column in ("class", "eligible", "exercised", "caught", "rate"):
+        table.add_column(column, justify="left" if column == "class" else "right")
+    for name, values in strength["classes"].items():
+        table.add_row(
+            name,
+            str(values["eligible"]),
+            str(values["exercised"]),
+            str(values["caught"]),
+            _number(values["rate"]),
+        )
+    return table
+
+
+def _verdict(report: Mapping[str, Any]) -> list[Text]:
+    verdict = report["verdict"]
+    value = verdict["value"]
+    lines = [Text.assemble(("verdict: ", "bold"), (value, _VERDICT_STYLES.get(value, "bold")))]
+    for reason in verdict["reasons"]:
+        lines.append(Text(f"  - {reason}: {REASON_TEXT.get(reason, '')}".rstrip(": ")))
+    strength = report["strength"]
+    comparable = "yes" if strength["comparable"] else "no"
+    line = f"comparable: {comparable}"
+    if strength["unreached_oracles"]:
+        line += f" (unreached oracles: {', '.join(strength['unreached_oracles'])})"
+    lines.append(Text(line))
+    return lines
+
+
+def _gaps(report: Mapping[str, Any]) -> Text | Table:
+    gaps = report["coverage_gaps"]
+    if not gaps:
+        return Text("coverage gaps: none (every rule is targeted by an eligible probe)")
+    floor = report["policy"]["severity_floor"]
+    table = Table(title="coverage gaps (rules no eligible probe targets)", title_justify="left")
+    table.add_column("rule")
+    table.add_column("severity")
+    for gap in gaps:
+        table.add_row(gap["rule"], gap["severity"])
+    table.caption = f"severity floor: {floor}; gaps below it do not move the verdict"
+    return table
+
+
+def _families(report: Mapping[str, Any]) -> Table:
+    table = Table(title="per family", title_justify="left")
+    table.add_column("family")
+    for column in _OUTCOME_COLUMNS:
+        table.add_column(column, justify="right")
+    for family, counts in report["families"].items():
+        table.add_row(family, *(str(counts.get(column, "")) for column in _OUTCOME_COLUMNS))
+    return table
+
+
+def _expected(variant: Mapping[str, Any]) -> str:
+    return "\n".join(
+        f"{item['rule']}:{item['code']}:{item['scope']} → {item['status']}"
+        for item in variant["expected"]
+    )
+
+
+def _undetected(report: Mapping[str, Any]) -> Table | None:
+    rows = [v for v in report["variants"] if v["outcome"] == "undetected"]
+    if not rows:
+        return None
+    table = Table(title="undetected faults", title_justify="left")
+    for column in ("variant", "class", "severity", "reason"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("expected → observed", overflow="fold")
+    for variant in rows:
+        name = f"{variant['case']}/{variant['variant']}"
+        if variant["canary"]:
+            name += " (canary)"
+        table.add_row(
+            name, variant["class"], variant["severity"], variant["reason"], _expected(variant)
+        )
+    return table
+
+
+def _not_preserved(report: Mapping[str, Any]) -> Table | None:
+    rows = [v for v in report["variants"] if v["outcome"] == "not-preserved"]
+    if not rows:
+        return None
+    table = Table(title="valid variations not preserved", title_justify="left")
+    table.add_column("variant")
+    table.add_column("family")
+    table.add_column("reason")
+    for variant in rows:
+        table.add_row(
+            f"{variant['case']}/{variant['variant']}", variant["family"], variant["reason"]
+        )
+    return table
+
+
+def _excluded(report: Mapping[str, Any]) -> Table | None:
+    if not report["excluded"]:
+        return None
+    table = Table(title="excluded (in no figure)", title_justify="left")
+    table.add_column("variant")
+    table.add_column("reason")
+    for item in report["excluded"]:
+        table.add_row(f"{item['case']}/{item['variant']}", item["reason"])
+    return table
+
+
+def render_audit_text(
+    report: Mapping[str, Any], console: Console, thresholds: Sequence[Mapping[str, Any]] = ()
+) -> None:
+    """Print the summary of an audit report; ``thresholds`` are the checked minimums."""
+    contract = report["contract"]
+    console.print(
+        Text.assemble(
+            ("audit of ", ""),
+            (f"{contract['id']}", "bold"),
+            (f" version {contract['version']}", ""),
+            (f"  ({contract['digest'][:19]}…)", "dim"),
+        )
+    )
+    console.print(_figures(report, thresholds))
+    console.print()
+    console.print(_strength(report))
+    for line in _verdict(report):
+        console.print(line)
+    console.print(_gaps(report))
+    console.print()
+    console.print(_families(report))
+    for table in (_undetected(report), _not_preserved(report), _excluded(report)):
+        if table is not None:
+            console.print()
+            console.print(table)
+    console.print()
+    console.print(
+        Text(
+            "These figures are conditional on this corpus: they say what the contract caught "
+            "among the faults its authors planted, not how it will do in production.",
+            style="dim",
+        )
+    )
