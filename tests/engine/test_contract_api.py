@@ -89,13 +89,17 @@ def test_load_contract_from_a_path(tmp_path: Path) -> None:
 
 def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyPatch) -> None:
     import textcontract.rules._subject as subject_module
-    from textcontract.text import Profile, normalize
+    from textcontract.text import Profile, fold_text, normalize
 
     calls: list[str] = []
 
     def counting(text: str, profile: Profile) -> str:
         calls.append(profile.value)
         return normalize(text, profile)
+
+    def counting_fold(text: str) -> str:  # the folded profile, derived from the text profile
+        calls.append(Profile.FOLDED.value)
+        return fold_text(text)
 
     contract = textcontract.load_contract(
         "textcontract: 1\nid: n\nrules:\n"
@@ -105,5 +109,6 @@ def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyP
         "  - {id: d, type: TokenRange, max: 50}\n"
     )
     monkeypatch.setattr(subject_module, "normalize", counting)
+    monkeypatch.setattr(subject_module, "fold_text", counting_fold)
     contract.check("Some words here.")
     assert sorted(calls) == ["folded", "text"]

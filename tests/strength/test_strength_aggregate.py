@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strength_builders import (
+from tests.strength.strength_builders import (
     CAUGHT,
     MISSED,
     artifacts_of,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from strength_builders import CAUGHT, MISSED, counted, inputs_for, policy, probe_trials, scored
+from tests.strength.strength_builders import CAUGHT, MISSED, counted, inputs_for, policy, probe_trials, scored
 
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode

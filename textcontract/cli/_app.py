@@ -8,7 +8,11 @@ import typer
 
 from textcontract._version import __version__
 from textcontract.cli._check import register as register_check
+from textcontract.cli._lint import register as register_lint
+from textcontract.cli._rules import register as register_rules
+from textcontract.cli._schema import register as register_schema
 from textcontract.cli._strength import register as register_strength
+from textcontract.cli._test import register as register_test
 
 __all__ = ["app"]
 
@@ -37,5 +41,12 @@ def _root(
     """textcontract: contracts for generated text."""
 
 
-for register in (register_check, register_strength):
+for register in (
+    register_check,
+    register_strength,
+    register_rules,
+    register_schema,
+    register_test,
+    register_lint,
+):
     register(app)

@@ -7,6 +7,7 @@ from textcontract.contract._definition import (
     contract_digest,
 )
 from textcontract.contract._discover import CONTRACT_FILENAME, find_contract
+from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
 from textcontract.contract._loader import (
     COMMON_RULE_FIELDS,
     CONTRACT_FIELDS,
@@ -24,12 +25,14 @@ __all__ = [
     "CONTRACT_FILENAME",
     "DEFAULTS_FIELDS",
     "POLICY_FIELDS",
+    "SCHEMA_FILE",
     "ContractDefinition",
     "RuleEntry",
     "RuleExample",
     "builtin_pack",
     "builtin_pack_names",
     "contract_digest",
+    "contract_schema",
     "find_contract",
     "load_contract_definition",
     "load_contract_file",

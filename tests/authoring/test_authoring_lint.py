@@ -1,0 +1,273 @@
+"""``lint``'s library side: dead pattern literals and parameters that can never hold."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar
+
+import pytest
+
+from textcontract.authoring import (
+    DEAD_PATTERN,
+    NEVER_HOLDS,
+    NEVER_VIOLATED,
+    LintWarning,
+    dead_literals,
+    lint_contract,
+    lint_contracts,
+    literal_runs,
+)
+from textcontract.contract import load_contract_text
+from textcontract.model import Check, Kind, Status, Surface
+from textcontract.rules import (
+    BUILTIN_TYPES,
+    STRING_LIST,
+    Code,
+    Param,
+    Registry,
+    Subject,
+    SurfaceRule,
+)
+from textcontract.text import Profile
+
+
+def _lint(rules_yaml: str) -> list[LintWarning]:
+    return list(lint_contract(load_contract_text(f"textcontract: 1\nid: t\nrules:\n{rules_yaml}")))
+
+
+def _pattern(pattern: str, accent_folding: bool = True) -> list[LintWarning]:
+    folding = str(accent_folding).lower()
+    return _lint(
+        f"  - id: p\n    type: ForbiddenPattern\n    accent_folding: {folding}\n"
+        f"    patterns: [{pattern!r}]\n".replace("\\\\", "\\")
+    )
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "café",  # accented letter under accent folding
+        "CAFÉ",  # uppercase does not save an accent
+        "ﬁnal",  # ligature
+        "ＡＢＣ",  # fullwidth
+        "straße",  # ß casefolds to ss
+        "caf\\xe9",  # escaped accented letter
+        "caf\\u00e9",
+        "caf\\N{LATIN SMALL LETTER E WITH ACUTE}",
+        "[eé]xito",  # a dead class member
+        "①",  # circled digit: NFKC makes it 1
+        "x\\u0301",  # a combining mark, removed by folding
+    ],
+)
+def test_dead_literals_under_accent_folding(pattern: str) -> None:
+    warnings = _pattern(pattern)
+    assert [w.code for w in warnings] == [DEAD_PATTERN]
+    assert "dead pattern" in warnings[0].message
+    assert warnings[0].field == "patterns[0]"
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "cafe",
+        "CAFE",  # uppercase is fine: matching ignores case
+        "\\bRefund\\b",
+        "[^é]",  # negated classes are not judged
+        "[à-ÿ]",  # nor ranges
+        "\\p{L}+",
+        "(?P<name>x)(?P=name)",
+        "a{2,3}b",
+        "\\d+\\.\\d{2}",
+        "λογος",  # Greek, final sigma included: matched ignoring case
+    ],
+)
+def test_live_patterns_give_no_warning(pattern: str) -> None:
+    assert _pattern(pattern) == []
+
+
+def test_accents_are_alive_without_accent_folding_but_ligatures_are_not() -> None:
+    assert _pattern("café", accent_folding=False) == []
+    assert _pattern("CAFÉ", accent_folding=False) == []
+    assert [w.code for w in _pattern("ﬁnal", accent_folding=False)] == [DEAD_PATTERN]
+
+
+def test_decomposed_sequence_is_dead_on_the_text_profile() -> None:
+    warnings = _pattern("caf" + "e\\u0301", accent_folding=False)
+    assert [w.code for w in warnings] == [DEAD_PATTERN]
+    assert "U+0065 U+0301" in warnings[0].message
+
+
+def test_settled_premise_patterns_and_required_pattern_are_linted() -> None:
+    warnings = _lint(
+        "  - id: premise\n    type: SettledPremise\n"
+        "    premises: {refund-offered: ['rembourse', 'remboursé']}\n"
+        "  - id: req\n    type: RequiredPattern\n    match: all\n    patterns: [ok, 'ﬀ']\n"
+    )
+    assert [(w.rule_id, w.code, w.field) for w in warnings] == [
+        ("premise", DEAD_PATTERN, "premises.refund-offered[1]"),
+        ("req", DEAD_PATTERN, "patterns[1]"),
+    ]
+
+
+def test_warning_points_at_the_rule() -> None:
+    definition = load_contract_text(
+        "textcontract: 1\nid: t\nrules:\n  - {id: ok, type: NoRepeatedText}\n"
+        "  - id: bad\n    type: ForbiddenPattern\n    patterns: [café]\n",
+        "c.yaml",
+    )
+    (warning,) = lint_contract(definition)
+    assert warning.to_json() == {
+        "code": DEAD_PATTERN,
+        "rule": "bad",
+        "file": "c.yaml",
+        "line": 5,
+        "column": 5,
+        "field": "patterns[0]",
+        "message": warning.message,
+    }
+    assert "'é' (U+00E9) becomes 'e'" in warning.message
+
+
+@pytest.mark.parametrize(
+    ("rule", "code", "field", "words"),
+    [
+        ("{id: r, type: TokenRange, min: 10, max: 3}", NEVER_HOLDS, "min", "above max"),
+        (
+            "{id: r, type: MinimumTokens, minimum: 3, minimum_unique: 5}",
+            NEVER_HOLDS,
+            "minimum_unique",
+            "above minimum",
+        ),
+        (
+            "{id: r, type: LexicalRestatement, source: body, target: body}",
+            NEVER_HOLDS,
+            "target",
+            "same surface",
+        ),
+        (
+            "{id: r, type: StateChanged, before: now, after: now, keys: [k]}",
+            NEVER_HOLDS,
+            "after",
+            "same snapshot",
+        ),
+        (
+            "{id: r, type: AllowedTransition, before: {key: s}, after: {key: s}, "
+            "allowed: [[a, b]]}",
+            NEVER_HOLDS,
+            "after",
+            "same fact",
+        ),
+        ("{id: r, type: TokenRange, min: 0}", NEVER_VIOLATED, "min", "every token count"),
+        (
+            "{id: r, type: MinimumTokens, minimum: 0, minimum_unique: 0}",
+            NEVER_VIOLATED,
+            "minimum",
+            "",
+        ),
+        ("{id: r, type: LexicalDiversity, min: 0}", NEVER_VIOLATED, "min", ""),
+        (
+            "{id: r, type: LexicalRestatement, source: a, target: b, overlap_threshold: 1}",
+            NEVER_VIOLATED,
+            "overlap_threshold",
+            "",
+        ),
+        (
+            "{id: r, type: CompareFields, left: {key: a}, right: {key: a, state: current}, op: le}",
+            NEVER_VIOLATED,
+            "right",
+            "same fact",
+        ),
+    ],
+)
+def test_parameters_that_never_hold_or_never_fail(
+    rule: str, code: str, field: str, words: str
+) -> None:
+    warnings = _lint(f"  - {rule}\n")
+    assert [(w.code, w.field) for w in warnings] == [(code, field)]
+    assert words in warnings[0].message
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "{id: r, type: TokenRange, min: 3, max: 3}",
+        "{id: r, type: MinimumTokens, minimum: 5, minimum_unique: 5}",
+        "{id: r, type: LexicalRestatement, source: body, target: summary}",
+        "{id: r, type: StateChanged, before: a, after: b, keys: [k]}",
+        "{id: r, type: AllowedTransition, before: {key: s}, after: {key: s}, allowed: [[a, a]]}",
+        "{id: r, type: CompareFields, left: {key: a}, right: {key: a, state: after}, op: eq}",
+    ],
+)
+def test_sound_parameters_give_no_warning(rule: str) -> None:
+    assert _lint(f"  - {rule}\n") == []
+
+
+class _FreeSurfaces(SurfaceRule):
+    """A plugin that declares ``surfaces`` as plain strings, so the loader accepts any name."""
+
+    name = "FreeSurfaces"
+    kind = Kind.HEURISTIC
+    summary = "always satisfied"
+    params: ClassVar[tuple[Param, ...]] = (Param("surfaces", STRING_LIST, "surfaces"),)
+    codes: ClassVar[tuple[Code, ...]] = (Code.of("FINE", "fine", Status.SATISFIED),)
+    main_code = "FINE"
+
+    def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
+        del subject
+        yield self.check(Status.SATISFIED, "FINE", f"surface:{surface.name}", "fine")
+
+
+def test_a_surface_no_document_can_provide_never_holds() -> None:
+    registry = Registry([*(("builtin", t) for t in BUILTIN_TYPES), ("test", _FreeSurfaces)])
+    definition = load_contract_text(
+        "textcontract: 1\nid: t\nrules:\n  - {id: r, type: FreeSurfaces, surfaces: [body, Body]}\n",
+        registry=registry,
+    )
+    (warning,) = lint_contract(definition)
+    assert (warning.code, warning.field) == (NEVER_HOLDS, "surfaces")
+    assert "no document can provide surface 'Body'" in warning.message
+
+
+def test_a_pack_included_twice_is_reported_once() -> None:
+    pack = "textcontract: 1\nid: t\ninclude: [builtin:placeholders]\nrules:\n"
+    first = load_contract_text(pack + "  - {id: a, type: TokenRange, min: 4, max: 1}\n")
+    second = load_contract_text(pack + "  - {id: a, type: TokenRange, min: 4, max: 1}\n", "other")
+    assert [w.location.file for w in lint_contracts([first, second])] == ["<contract>", "other"]
+    assert len(lint_contracts([first, first])) == 1
+
+
+def _runs(pattern: str) -> list[str]:
+    return ["".join(literal.char for literal in run) for run in literal_runs(pattern)]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "runs"),
+    [
+        ("\\bcafé\\b", ["café"]),
+        ("ab*c", ["a", "b", "c"]),
+        ("ab{2}c", ["a", "b", "c"]),
+        ("a|bc", ["a", "bc"]),
+        ("(?:ab)+(?P<n>cd)", ["ab", "cd"]),
+        ("(?<=x)y(?!z)", ["x", "y", "z"]),
+        ("(?#é comment)x", ["x"]),
+        ("[^é]x", ["x"]),
+        ("[a-zé]", ["é"]),
+        ("[]x]", ["]", "x"]),
+        ("\\xe9\\u00e9\\U000000e9\\351\\0351", ["éééé\x1d1"]),
+        ("\\d\\w\\s\\p{L}\\pL\\1x", ["x"]),
+        ("(?x) a b # é\n c", ["abc"]),
+        ("(?V1)[[a-z]--[é]]x", ["x"]),
+        ("[[:alpha:]é]", []),
+        ("a{e<=1}", ["a"]),
+        ("{literal}", ["{literal}"]),
+        ("\\.\\é", [".é"]),
+    ],
+)
+def test_literal_runs(pattern: str, runs: list[str]) -> None:
+    assert _runs(pattern) == runs
+
+
+def test_dead_literal_offsets_point_into_the_source() -> None:
+    (dead,) = dead_literals("ab|café", Profile.FOLDED)
+    assert dead.offset == 6
+    assert dead.becomes == "e"

@@ -1,0 +1,66 @@
+"""``textcontract lint``: warn about dead patterns and rules that can never hold."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from io import StringIO
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from textcontract.authoring import lint_contracts, lint_json
+from textcontract.cli._errors import exits_with_codes
+from textcontract.cli._options import OutputOption
+from textcontract.cli._output import emit, plain_console, terminal_console
+from textcontract.contract import load_contract_file
+from textcontract.errors import ExitCode
+from textcontract.formats.json_text import dumps_pretty
+from textcontract.formats.lint_text import render_lint_text
+from textcontract.rules import Registry
+
+__all__ = ["LintFormat", "register", "run_lint"]
+
+
+class LintFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def run_lint(
+    contracts: list[Path],
+    output_format: LintFormat,
+    strict: bool,
+    output: Path | None,
+    registry: Registry | None = None,
+) -> int:
+    """Exit 1 only with ``strict`` and at least one warning; 2 on a contract error."""
+    definitions = [load_contract_file(path, str(path), registry) for path in contracts]
+    warnings = lint_contracts(definitions)
+    document = lint_json(warnings)
+    if output_format is LintFormat.json:
+        emit(dumps_pretty(document), output)
+    elif output is not None:
+        buffer = StringIO()
+        render_lint_text(document["warnings"], plain_console(buffer))
+        emit(buffer.getvalue(), output)
+    else:
+        render_lint_text(document["warnings"], terminal_console())
+    return int(ExitCode.FAILED if strict and warnings else ExitCode.OK)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("lint")
+    @exits_with_codes
+    def lint_command(
+        contracts: Annotated[list[Path], typer.Argument(help="Contracts (or rule packs) to lint.")],
+        output_format: Annotated[
+            LintFormat, typer.Option("--format", "-f", help="Output format.")
+        ] = LintFormat.text,
+        strict: Annotated[
+            bool, typer.Option("--strict", help="Exit 1 when there is any warning.")
+        ] = False,
+        output: OutputOption = None,
+    ) -> int:
+        """Warn about dead patterns (DEAD_PATTERN) and impossible parameters (NEVER_HOLDS)."""
+        return run_lint(contracts, output_format, strict, output)

@@ -1,0 +1,71 @@
+"""``textcontract rules``: the registered rule types (or the shipped packs), text or JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from io import StringIO
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from textcontract.authoring import catalog_json, describe_packs, describe_rule_types
+from textcontract.cli._errors import exits_with_codes
+from textcontract.cli._options import OutputOption
+from textcontract.cli._output import emit, plain_console, terminal_console
+from textcontract.errors import ExitCode
+from textcontract.formats.json_text import dumps_pretty
+from textcontract.formats.rules_text import render_packs_text, render_rule_types_text
+from textcontract.rules import Registry, default_registry
+
+__all__ = ["RulesFormat", "register", "run_rules"]
+
+
+class RulesFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _render_text(render: Callable[[Console], None], output: Path | None) -> None:
+    if output is None:
+        render(terminal_console())
+        return
+    buffer = StringIO()
+    render(plain_console(buffer))
+    emit(buffer.getvalue(), output)
+
+
+def run_rules(
+    output_format: RulesFormat, packs: bool, output: Path | None, registry: Registry | None = None
+) -> int:
+    """List rule types (or packs with ``packs``); always exit 0."""
+    registry = registry if registry is not None else default_registry()
+    listed: list[dict[str, Any]] = (
+        describe_packs(registry) if packs else describe_rule_types(registry)
+    )
+    if output_format is RulesFormat.json:
+        document = catalog_json(packs=listed) if packs else catalog_json(rule_types=listed)
+        emit(dumps_pretty(document), output)
+    elif packs:
+        _render_text(lambda console: render_packs_text(listed, console), output)
+    else:
+        _render_text(lambda console: render_rule_types_text(listed, console), output)
+    return int(ExitCode.OK)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("rules")
+    @exits_with_codes
+    def rules_command(
+        output_format: Annotated[
+            RulesFormat, typer.Option("--format", "-f", help="Output format.")
+        ] = RulesFormat.text,
+        packs: Annotated[
+            bool, typer.Option("--packs", help="List the shipped rule packs instead.")
+        ] = False,
+        output: OutputOption = None,
+    ) -> int:
+        """List rule types with kind, parameters, codes and summary (plugins included)."""
+        return run_rules(output_format, packs, output)

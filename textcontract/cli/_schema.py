@@ -1,0 +1,56 @@
+"""``textcontract schema``: the JSON Schema of the contract format, for editors."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from textcontract.cli._errors import exits_with_codes
+from textcontract.cli._options import OutputOption
+from textcontract.cli._output import emit
+from textcontract.contract import contract_schema
+from textcontract.errors import ExitCode
+from textcontract.formats.json_text import dumps_pretty
+from textcontract.rules import Registry, default_registry
+
+__all__ = ["SchemaFormat", "register", "render_schema", "run_schema"]
+
+
+class SchemaFormat(StrEnum):
+    json = "json"
+
+
+def render_schema(registry: Registry) -> str:
+    """The schema as written to stdout and to the shipped ``contract.schema.json``."""
+    return dumps_pretty(contract_schema(registry))
+
+
+def run_schema(no_plugins: bool, output: Path | None, registry: Registry | None = None) -> int:
+    if registry is None:
+        registry = default_registry(plugins=[] if no_plugins else None)
+    emit(render_schema(registry), output)
+    return int(ExitCode.OK)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("schema")
+    @exits_with_codes
+    def schema_command(
+        output_format: Annotated[
+            SchemaFormat, typer.Option("--format", "-f", help="Output format.")
+        ] = SchemaFormat.json,
+        no_plugins: Annotated[
+            bool,
+            typer.Option(
+                "--no-plugins",
+                help="Only the built-in rule types (the schema shipped with the package).",
+            ),
+        ] = False,
+        output: OutputOption = None,
+    ) -> int:
+        """Print the JSON Schema (draft 2020-12) of contracts, installed plugins included."""
+        del output_format  # JSON is the only format
+        return run_schema(no_plugins, output)

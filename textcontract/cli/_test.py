@@ -1,0 +1,66 @@
+"""``textcontract test``: run every rule example; exit 1 on any mismatch."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from io import StringIO
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from textcontract.authoring import examples_json, run_examples
+from textcontract.cli._errors import exits_with_codes
+from textcontract.cli._options import OutputOption
+from textcontract.cli._output import emit, plain_console, terminal_console
+from textcontract.contract import load_contract_file
+from textcontract.errors import ExitCode
+from textcontract.formats.examples_text import render_examples_text
+from textcontract.formats.json_text import dumps_pretty
+from textcontract.rules import Registry
+
+__all__ = ["TestFormat", "register", "run_test"]
+
+
+class TestFormat(StrEnum):
+    __test__ = False  # not a pytest class
+
+    text = "text"
+    json = "json"
+
+
+def run_test(
+    contracts: list[Path],
+    output_format: TestFormat,
+    output: Path | None,
+    registry: Registry | None = None,
+) -> int:
+    """Load every contract first (exit 2 on any error), then run all examples."""
+    definitions = [load_contract_file(path, str(path), registry) for path in contracts]
+    runs = [run_examples(definition) for definition in definitions]
+    document = examples_json(runs)
+    if output_format is TestFormat.json:
+        emit(dumps_pretty(document), output)
+    elif output is not None:
+        buffer = StringIO()
+        render_examples_text(document["contracts"], plain_console(buffer))
+        emit(buffer.getvalue(), output)
+    else:
+        render_examples_text(document["contracts"], terminal_console())
+    return int(ExitCode.FAILED if document["mismatches"] else ExitCode.OK)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("test")
+    @exits_with_codes
+    def test_command(
+        contracts: Annotated[
+            list[Path], typer.Argument(help="Contracts (or rule packs) whose examples to run.")
+        ],
+        output_format: Annotated[
+            TestFormat, typer.Option("--format", "-f", help="Output format.")
+        ] = TestFormat.text,
+        output: OutputOption = None,
+    ) -> int:
+        """Run every rule example against its rule alone. Exit 1 on any mismatch."""
+        return run_test(contracts, output_format, output)
