@@ -23,7 +23,7 @@ from textcontract.authoring import describe_rule_types, run_examples
 from textcontract.contract import contract_schema, load_contract_text
 from textcontract.engine import load_contract
 from textcontract.rules import ENTRY_POINT_GROUP, RegistryError, default_registry
-from textcontract.testing._rule_cases import RuleCase, evaluate_case, load_rule_cases, mismatches
+from textcontract.testing import RuleCase, evaluate_case, load_rule_cases, mismatches
 
 PLUGIN = Path(__file__).parent / "plugin_pkg"
 SRC = PLUGIN / "src"

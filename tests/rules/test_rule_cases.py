@@ -8,7 +8,7 @@ import pytest
 
 from textcontract.model import Status
 from textcontract.rules import BUILTIN_TYPES
-from textcontract.testing._rule_cases import RuleCase, evaluate_case, load_rule_cases, mismatches
+from textcontract.testing import RuleCase, evaluate_case, load_rule_cases, mismatches
 
 CASES_DIR = Path(__file__).parent / "cases"
 TYPES = {rule_type.name: rule_type for rule_type in BUILTIN_TYPES}

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from tests.strength.strength_builders import (
     CAUGHT,
     MISSED,
@@ -17,7 +18,6 @@ from tests.strength.strength_builders import (
     policy,
     probe_trials,
 )
-
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode, InputError, RefusedArtifactSet
 from textcontract.formats.json_text import dumps_pretty as render_json

@@ -8,8 +8,15 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.strength.strength_builders import CAUGHT, MISSED, audit_report, policy, probe_trials, scored
 
+from tests.strength.strength_builders import (
+    CAUGHT,
+    MISSED,
+    audit_report,
+    policy,
+    probe_trials,
+    scored,
+)
 from textcontract.errors import InputError
 from textcontract.model import Severity
 from textcontract.strength import OutcomeState, ProbeClass, ProbeTrials, compare

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.strength.strength_builders import policy
 
+from tests.strength.strength_builders import policy
 from textcontract._yaml import load_yaml
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode, InputError

@@ -7,8 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.strength.strength_builders import CAUGHT, MISSED, ORACLE, counted, policy, probe_trials, scored
 
+from tests.strength.strength_builders import (
+    CAUGHT,
+    MISSED,
+    ORACLE,
+    counted,
+    policy,
+    probe_trials,
+    scored,
+)
 from textcontract.errors import ExitCode, InputError
 from textcontract.model import Severity
 from textcontract.strength import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strength.strength_builders import CAUGHT, MISSED, counted, probe_trials
 
+from tests.strength.strength_builders import CAUGHT, MISSED, counted, probe_trials
 from textcontract.model import Severity
 from textcontract.strength import OutcomeState, StateGroup, is_caught, reduce_trials
 

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from tests.strength.strength_builders import CAUGHT, MISSED, counted, inputs_for, policy, probe_trials, scored
 
+from tests.strength.strength_builders import (
+    CAUGHT,
+    MISSED,
+    counted,
+    inputs_for,
+    policy,
+    probe_trials,
+    scored,
+)
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode
 from textcontract.model import Severity

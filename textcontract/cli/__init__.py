@@ -1,10 +1,32 @@
 """The command-line interface: thin commands over the library."""
 
-from textcontract.cli._app import app
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import typer
 
 __all__ = ["app", "main"]
 
 
+def __getattr__(name: str) -> typer.Typer:
+    # The typer application is built on first use: a plain `check` never needs it.
+    if name == "app":
+        from textcontract.cli._app import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def main() -> None:
     """Console-script entry point."""
+    from textcontract.cli._fast import fast_check
+
+    code = fast_check(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
+    from textcontract.cli._app import app
+
     app()

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from textcontract._version import __version__
+from textcontract.cli._audit import register as register_audit
 from textcontract.cli._check import register as register_check
 from textcontract.cli._lint import register as register_lint
 from textcontract.cli._rules import register as register_rules
@@ -43,6 +44,7 @@ def _root(
 
 for register in (
     register_check,
+    register_audit,
     register_strength,
     register_rules,
     register_schema,

@@ -2,82 +2,16 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-from io import StringIO
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from textcontract.cli._check_run import CheckFormat, resolve_contract, run_check
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import ContractOption, OutputOption
-from textcontract.cli._output import emit, plain_console, terminal_console
-from textcontract.contract import (
-    CONTRACT_FILENAME,
-    ContractDefinition,
-    find_contract,
-    load_contract_file,
-)
-from textcontract.engine import evaluate
-from textcontract.errors import ExitCode, InputError
-from textcontract.formats.report_json import render_json, render_jsonl
-from textcontract.formats.report_text import render_report_text
-from textcontract.inputs import load_context_file, load_document_file
-from textcontract.model import Context
 
 __all__ = ["CheckFormat", "register", "resolve_contract", "run_check"]
-
-
-class CheckFormat(StrEnum):
-    text = "text"
-    json = "json"
-    jsonl = "jsonl"
-
-
-def resolve_contract(contract: Path | None) -> ContractDefinition:
-    """``--contract`` if given, else the nearest ``textcontract.yaml`` upwards."""
-    if contract is None:
-        found = find_contract(Path.cwd())
-        if found is None:
-            raise InputError.at(
-                f"no contract given and no {CONTRACT_FILENAME} in this folder or its parents; "
-                "pass --contract FILE",
-                None,
-            )
-        display = (
-            str(found.relative_to(Path.cwd().resolve()))
-            if found.is_relative_to(Path.cwd().resolve())
-            else str(found)
-        )
-        return load_contract_file(found, display)
-    return load_contract_file(contract, str(contract))
-
-
-def run_check(
-    documents: list[Path],
-    context: Path | None,
-    contract: Path | None,
-    output_format: CheckFormat,
-    output: Path | None,
-) -> int:
-    definition = resolve_contract(contract)
-    loaded_context = (
-        load_context_file(context, str(context)) if context is not None else Context.empty()
-    )
-    loaded = [(str(path), load_document_file(path, str(path))) for path in documents]
-    reports = [(name, evaluate(definition, document, loaded_context)) for name, document in loaded]
-    if output_format is CheckFormat.json:
-        emit(render_json(reports), output)
-    elif output_format is CheckFormat.jsonl:
-        emit(render_jsonl(reports), output)
-    elif output is not None:
-        buffer = StringIO()
-        render_report_text(reports, plain_console(buffer))
-        emit(buffer.getvalue(), output)
-    else:
-        render_report_text(reports, terminal_console())
-    accepted = all(report.accepted for _, report in reports)
-    return int(ExitCode.OK if accepted else ExitCode.FAILED)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,10 +7,12 @@ import sys
 import tempfile
 from io import StringIO
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from textcontract.errors import InputError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["emit", "plain_console", "terminal_console", "write_atomic"]
 
@@ -45,6 +47,8 @@ def emit(text: str, output: Path | None) -> None:
 
 def plain_console(buffer: StringIO) -> Console:
     """A console that renders without colour or terminal codes, for files and pipes."""
+    from rich.console import Console  # imported on use: a cold `check --format json` skips rich
+
     return Console(
         file=buffer, width=_FILE_WIDTH, color_system=None, force_terminal=False, soft_wrap=False
     )
@@ -52,4 +56,6 @@ def plain_console(buffer: StringIO) -> Console:
 
 def terminal_console() -> Console:
     """A console on stdout; colour only when stdout is a terminal."""
+    from rich.console import Console
+
     return Console(highlight=False)

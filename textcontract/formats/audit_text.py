@@ -49,41 +49,46 @@ def _interval(interval: Sequence[float] | None) -> str:
 def _threshold_text(checks: Sequence[Mapping[str, Any]], figure: str) -> Text:
     for check in checks:
         if check["figure"] == figure:
-            met = bool(check["met"])
-            text = Text(f"  minimum {check['minimum']:.3f}: ")
-            if met:
+            text = Text(f"   minimum {check['minimum']:.3f}: ")
+            if check["met"]:
                 text.append("met", style="green")
             elif check["value"] is None:
-                text.append("not met (the figure is null: nothing to measure)", style="bold red")
+                text.append("not met (null figure: nothing measured)", style="bold red")
             else:
                 text.append("not met", style="bold red")
             return text
     return Text("")
 
 
-def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> Table:
-    table = Table.grid(padding=(0, 2))
+def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> list[Text]:
     detection, preservation = report["detection"], report["preservation"]
     canaries = report["canaries"]
-    table.add_row(
-        Text("detection", style="bold"),
-        f"{detection['detected']}/{detection['eligible']} = {_number(detection['score'])}",
-        _interval(detection["interval95"]),
-        _threshold_text(checks, "detection"),
+    lines = []
+    for name, counted, value, interval in (
+        (
+            "detection",
+            f"{detection['detected']}/{detection['eligible']}",
+            detection["score"],
+            detection["interval95"],
+        ),
+        (
+            "preservation",
+            f"{preservation['preserved']}/{preservation['eligible']}",
+            preservation["rate"],
+            preservation["interval95"],
+        ),
+    ):
+        line = Text.assemble((f"{name:<13}", "bold"), f"{counted} = {_number(value)}   ")
+        line.append(_interval(interval))
+        line.append_text(_threshold_text(checks, name))
+        lines.append(line)
+    lines.append(
+        Text.assemble(
+            (f"{'canaries':<13}", "bold"),
+            f"{canaries['caught']}/{canaries['total']} caught (reported apart from detection)",
+        )
     )
-    table.add_row(
-        Text("preservation", style="bold"),
-        f"{preservation['preserved']}/{preservation['eligible']} = {_number(preservation['rate'])}",
-        _interval(preservation["interval95"]),
-        _threshold_text(checks, "preservation"),
-    )
-    table.add_row(
-        Text("canaries", style="bold"),
-        f"{canaries['caught']}/{canaries['total']} caught",
-        "(reported apart; not in detection)",
-        "",
-    )
-    return table
+    return lines
 
 
 def _strength(report: Mapping[str, Any]) -> Table:
@@ -153,16 +158,16 @@ def _undetected(report: Mapping[str, Any]) -> Table | None:
     if not rows:
         return None
     table = Table(title="undetected faults", title_justify="left")
-    for column in ("variant", "class", "severity", "reason"):
+    table.add_column("variant / expected → observed", overflow="fold", ratio=1)
+    for column in ("class", "severity", "reason"):
         table.add_column(column, no_wrap=True)
-    table.add_column("expected → observed", overflow="fold")
     for variant in rows:
-        name = f"{variant['case']}/{variant['variant']}"
+        name = Text(f"{variant['case']}/{variant['variant']}")
         if variant["canary"]:
-            name += " (canary)"
-        table.add_row(
-            name, variant["class"], variant["severity"], variant["reason"], _expected(variant)
-        )
+            name.append(" (canary)")
+        name.append("\n")
+        name.append(_expected(variant), style="dim")
+        table.add_row(name, variant["class"], variant["severity"], variant["reason"])
     return table
 
 
@@ -205,7 +210,8 @@ def render_audit_text(
             (f"  ({contract['digest'][:19]}…)", "dim"),
         )
     )
-    console.print(_figures(report, thresholds))
+    for line in _figures(report, thresholds):
+        console.print(line)
     console.print()
     console.print(_strength(report))
     for line in _verdict(report):

@@ -34,7 +34,7 @@ from textcontract.rules._base import RuleHeader, RuleType
 from textcontract.rules._configure import configure_options
 from textcontract.rules._subject import Subject
 
-__all__ = ["RuleCase", "evaluate_case", "load_rule_cases", "mismatches"]
+__all__ = ["CaseResult", "RuleCase", "evaluate_case", "load_rule_cases", "mismatches"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,175 @@
+"""``textcontract audit DIR``: load and validate the corpus, evaluate, render, exit 0/1."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from io import StringIO
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from textcontract.audit import AuditResult, load_corpus, run_audit
+from textcontract.audit import Progress as ProgressCallback
+from textcontract.cli._errors import exits_with_codes
+from textcontract.cli._options import OutputOption
+from textcontract.cli._output import emit, plain_console, terminal_console, write_atomic
+from textcontract.errors import InputError
+from textcontract.formats.audit_json import render_audit_json
+from textcontract.formats.audit_text import render_audit_text
+
+__all__ = ["AuditFormat", "register", "run_audit_command", "write_files"]
+
+
+AuditContractOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--contract",
+        "-c",
+        help="Contract file (default: audit.yaml's, else textcontract.yaml here or above).",
+    ),
+]
+
+
+class AuditFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def write_files(folder: Path, files: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Write ``(relative path, JSON value)`` pairs under ``folder``, each atomically."""
+    for relative, value in files:
+        target = folder / relative
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError.at(
+                f"cannot create folder: {exc.strerror or exc}", str(target.parent)
+            ) from None
+        write_atomic(target, render_audit_json(value))
+
+
+@contextmanager
+def _progress_bar() -> Iterator[ProgressCallback | None]:
+    """A transient bar on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    bar = Progress(
+        TextColumn("auditing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task("audit", total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield advance
+
+
+def _render(result: AuditResult, output_format: AuditFormat, output: Path | None) -> None:
+    checks = [check.to_json() for check in result.thresholds]
+    if output_format is AuditFormat.json:
+        emit(render_audit_json(result.report), output)
+    elif output is not None:
+        buffer = StringIO()
+        render_audit_text(result.report, plain_console(buffer), checks)
+        emit(buffer.getvalue(), output)
+    else:
+        render_audit_text(result.report, terminal_console(), checks)
+
+
+def run_audit_command(
+    directory: Path,
+    *,
+    contract: Path | None = None,
+    output_format: AuditFormat = AuditFormat.text,
+    output: Path | None = None,
+    artifacts: Path | None = None,
+    records: Path | None = None,
+    min_detection: float | None = None,
+    min_preservation: float | None = None,
+    jobs: int = 1,
+    allow_missing_rules: bool = False,
+) -> int:
+    corpus = load_corpus(
+        directory,
+        display=str(directory),
+        contract=contract,
+        allow_missing_rules=allow_missing_rules,
+    )
+    thresholds = corpus.thresholds.overridden(min_detection, min_preservation)
+    with _progress_bar() as progress:
+        result = run_audit(corpus, jobs=jobs, thresholds=thresholds, progress=progress)
+    _render(result, output_format, output)
+    if artifacts is not None:
+        write_files(artifacts, result.artifacts())
+    if records is not None:
+        write_files(records, result.records())
+    return int(result.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("audit")
+    @exits_with_codes
+    def audit_command(
+        directory: Annotated[
+            Path, typer.Argument(help="Corpus folder: audit.yaml plus one YAML file per case.")
+        ],
+        contract: AuditContractOption = None,
+        output_format: Annotated[
+            AuditFormat, typer.Option("--format", "-f", help="Output format.")
+        ] = AuditFormat.text,
+        output: OutputOption = None,
+        artifacts: Annotated[
+            Path | None,
+            typer.Option(
+                "--artifacts", help="Write one evidence artifact per admitted probe here."
+            ),
+        ] = None,
+        records: Annotated[
+            Path | None,
+            typer.Option("--records", help="Write sealed trial records (<case>/<variant>/…) here."),
+        ] = None,
+        min_detection: Annotated[
+            float | None,
+            typer.Option("--min-detection", min=0.0, max=1.0, help="Minimum detection score."),
+        ] = None,
+        min_preservation: Annotated[
+            float | None,
+            typer.Option("--min-preservation", min=0.0, max=1.0, help="Minimum preservation rate."),
+        ] = None,
+        jobs: Annotated[
+            int, typer.Option("--jobs", "-j", min=1, help="Worker processes for evaluation.")
+        ] = 1,
+        allow_missing_rules: Annotated[
+            bool,
+            typer.Option(
+                "--allow-missing-rules",
+                help="Count expectations naming rules the contract lacks as not-applicable.",
+            ),
+        ] = False,
+    ) -> int:
+        """Measure a contract on a corpus of labelled variants: detection, preservation,
+        strength and verdict. Exit 0 when every threshold is met and the verdict is not FAIL."""
+        return run_audit_command(
+            directory,
+            contract=contract,
+            output_format=output_format,
+            output=output,
+            artifacts=artifacts,
+            records=records,
+            min_detection=min_detection,
+            min_preservation=min_preservation,
+            jobs=jobs,
+            allow_missing_rules=allow_missing_rules,
+        )
