@@ -24,9 +24,13 @@ def main() -> None:
     """Console-script entry point."""
     from textcontract.cli._fast import fast_check
 
-    code = fast_check(sys.argv[1:])
+    arguments = sys.argv[1:]
+    code = fast_check(arguments)
     if code is not None:
         sys.exit(code)
-    from textcontract.cli._app import app
+    from textcontract.cli._app import COMMAND_MODULES, build_app
 
-    app()
+    # Only the invoked command's module is imported; anything else (no command, --help,
+    # --version, a mistyped command) gets the application with every command.
+    command = arguments[0] if arguments else None
+    build_app(command if command in COMMAND_MODULES else None)()

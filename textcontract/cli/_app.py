@@ -1,30 +1,45 @@
-"""The typer application. Each command module registers its own command(s)."""
+"""The typer application. Each command module registers its own command(s).
+
+Command modules are imported only when needed: ``build_app(name)`` registers just the
+module that provides command ``name`` (the console script does that for
+``textcontract <name> …``), so ``check`` does not import the audit, the strength scorer or
+the authoring tools. ``app`` — the application with every command, for ``--help`` and
+for tests — is built on first access. tests/cli/test_app_lazy.py checks that every
+command of the full application is provided by the module listed for it here.
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import Annotated
 
 import typer
 
 from textcontract._version import __version__
-from textcontract.cli._audit import register as register_audit
-from textcontract.cli._check import register as register_check
-from textcontract.cli._lint import register as register_lint
-from textcontract.cli._rules import register as register_rules
-from textcontract.cli._schema import register as register_schema
-from textcontract.cli._strength import register as register_strength
-from textcontract.cli._test import register as register_test
 
-__all__ = ["app"]
+__all__ = ["COMMAND_MODULES", "build_app"]  # and `app`, built on first access
 
-app = typer.Typer(
-    name="textcontract",
-    help="Check generated text against YAML contracts, and measure how good the contracts are.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+# Registration order (which is the order of ``--help``), then each command's module.
+_MODULES = (
+    "textcontract.cli._check",
+    "textcontract.cli._audit",
+    "textcontract.cli._strength",
+    "textcontract.cli._rules",
+    "textcontract.cli._schema",
+    "textcontract.cli._test",
+    "textcontract.cli._lint",
 )
+COMMAND_MODULES = {
+    "check": "textcontract.cli._check",
+    "audit": "textcontract.cli._audit",
+    "score": "textcontract.cli._strength",
+    "aggregate-strength": "textcontract.cli._strength",
+    "compare": "textcontract.cli._strength",
+    "rules": "textcontract.cli._rules",
+    "schema": "textcontract.cli._schema",
+    "test": "textcontract.cli._test",
+    "lint": "textcontract.cli._lint",
+}
 
 
 def _version(value: bool) -> None:
@@ -33,7 +48,6 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
@@ -42,13 +56,30 @@ def _root(
     """textcontract: contracts for generated text."""
 
 
-for register in (
-    register_check,
-    register_audit,
-    register_strength,
-    register_rules,
-    register_schema,
-    register_test,
-    register_lint,
-):
-    register(app)
+def build_app(command: str | None = None) -> typer.Typer:
+    """The application with every command, or only the module providing ``command``."""
+    application = typer.Typer(
+        name="textcontract",
+        help="Check generated text against YAML contracts, and measure how good the contracts are.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    application.callback()(_root)
+    modules = _MODULES if command is None else (COMMAND_MODULES[command],)
+    for name in modules:
+        importlib.import_module(name).register(application)
+    return application
+
+
+_full: typer.Typer | None = None
+
+
+def __getattr__(name: str) -> typer.Typer:
+    global _full
+    if name == "app":
+        if _full is None:
+            _full = build_app()
+        return _full
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -263,8 +263,8 @@ class TokenRule(SurfaceRule):
     """A surface rule over word tokens; unspaced scripts make it undetermined."""
 
     def unsupported_script(self, subject: Subject, surface: Surface) -> Check | None:
-        share = subject.script_share(surface)
-        if not share.unsupported:
+        share = subject.unsupported_share(surface)
+        if share is None:
             return None
         names = ", ".join(name for name, _ in share.scripts)
         return self.check(

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import os
+import sys
 from collections.abc import Iterable, Iterator, Mapping
-from importlib.metadata import EntryPoint, entry_points
+from importlib.machinery import PathFinder
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from textcontract.errors import InputError, Location, Problem
 from textcontract.model import Kind
@@ -31,6 +34,9 @@ from textcontract.rules.required_pattern import RequiredPattern
 from textcontract.rules.settled_premise import SettledPremise
 from textcontract.rules.state_changed import StateChanged
 from textcontract.rules.token_range import TokenRange
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = ["BUILTIN_TYPES", "ENTRY_POINT_GROUP", "Registry", "RegistryError", "default_registry"]
 
@@ -152,9 +158,55 @@ def default_registry(plugins: Iterable[EntryPoint] | None = None) -> Registry:
 
     ``plugins`` replaces the installed entry points (tests pass their own).
     """
-    selected = entry_points(group=ENTRY_POINT_GROUP) if plugins is None else plugins
+    if plugins is None:
+        selected: Iterable[EntryPoint] = ()
+        if _plugins_possible():
+            from importlib.metadata import entry_points
+
+            selected = entry_points(group=ENTRY_POINT_GROUP)
+    else:
+        selected = plugins
     pairs: list[tuple[str, type[RuleType]]] = [("builtin", t) for t in BUILTIN_TYPES]
     pairs.extend(
         _load_entry_point(entry_point) for entry_point in sorted(selected, key=lambda e: e.name)
     )
     return Registry(pairs)
+
+
+def _plugins_possible() -> bool:
+    """False only when no installed distribution can declare a ``textcontract.rules`` plugin.
+
+    Importing :mod:`importlib.metadata` costs more than loading a contract, and most
+    environments have no plugin. This looks where ``entry_points()`` looks — every
+    ``*.dist-info`` and ``*.egg-info`` folder on ``sys.path`` — for an ``entry_points.txt``
+    that mentions the group at all; when the answer could come from somewhere else (an
+    archive or an ``.egg`` on the path, a custom distribution finder) it says True and
+    ``entry_points()`` decides, so the registry is the same either way.
+    """
+    if any(
+        hasattr(finder, "find_distributions") and finder is not PathFinder
+        for finder in sys.meta_path
+    ):
+        return True
+    needle = ENTRY_POINT_GROUP.encode("ascii")
+    for entry in sys.path:
+        if not isinstance(entry, str):
+            return True
+        folder = entry or "."
+        if os.path.basename(folder).lower().endswith(".egg"):
+            return True
+        try:
+            children = os.listdir(folder)
+        except OSError:
+            if os.path.isfile(folder):
+                return True  # perhaps a zip archive holding distributions
+            continue
+        for child in children:
+            if child.lower().endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(folder, child, "entry_points.txt"), "rb") as stream:
+                        if needle in stream.read():
+                            return True
+                except OSError:
+                    continue
+    return False

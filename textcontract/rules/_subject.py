@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from textcontract.model import Context, Document, Surface
-from textcontract.text import Profile, ScriptShare, normalize, unspaced_share, word_tokens
+from textcontract.text import (
+    Profile,
+    ScriptShare,
+    fold_text,
+    normalize,
+    unspaced_share,
+    unsupported_share,
+    word_tokens,
+)
 
 __all__ = ["Subject"]
 
@@ -21,6 +29,7 @@ class Subject:
         "_shares",
         "_token_sets",
         "_tokens",
+        "_unsupported",
         "context",
         "document",
     )
@@ -32,13 +41,18 @@ class Subject:
         self._tokens: dict[str, tuple[str, ...]] = {}
         self._token_sets: dict[str, frozenset[str]] = {}
         self._shares: dict[str, ScriptShare] = {}
+        self._unsupported: dict[str, ScriptShare | None] = {}
         self._history: dict[tuple[str, ...], int] | None = None
 
     def normalized(self, surface: Surface, profile: Profile) -> str:
         key = (surface.name, profile)
         text = self._normalized.get(key)
         if text is None:
-            text = normalize(surface.text, profile)
+            if profile is Profile.FOLDED:
+                # Derived from the text profile, which token rules need anyway (same result).
+                text = fold_text(self.normalized(surface, Profile.TEXT))
+            else:
+                text = normalize(surface.text, profile)
             self._normalized[key] = text
         return text
 
@@ -62,6 +76,19 @@ class Subject:
             share = unspaced_share(self.normalized(surface, Profile.TEXT))
             self._shares[surface.name] = share
         return share
+
+    def unsupported_share(self, surface: Surface) -> ScriptShare | None:
+        """The surface's script share when it makes token rules undetermined, else None."""
+        name = surface.name
+        if name in self._unsupported:
+            return self._unsupported[name]
+        share = self._shares.get(name)
+        if share is not None:
+            found = share if share.unsupported else None
+        else:
+            found = unsupported_share(self.normalized(surface, Profile.TEXT))
+        self._unsupported[name] = found
+        return found
 
     def history_index(self) -> dict[tuple[str, ...], int]:
         """Each distinct token sequence of the context's history and its first index."""

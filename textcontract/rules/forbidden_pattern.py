@@ -34,7 +34,7 @@ from textcontract.rules._base import (
 )
 from textcontract.rules._params import PATTERN_LIST, Param
 from textcontract.rules._subject import Subject
-from textcontract.text import PatternTimeout
+from textcontract.text import LiteralPrefilter, PatternTimeout
 
 __all__ = ["ForbiddenPattern"]
 
@@ -63,11 +63,16 @@ class ForbiddenPattern(PatternRule):
         super().__init__(header, options)
         self._patterns = options.patterns("patterns")
         self._profile = self.profile
+        # Skips the patterns whose required literal is absent; the others are searched as
+        # before, in order, so the result is the same as searching every pattern.
+        self._prefilter = LiteralPrefilter([pattern.compiled for pattern in self._patterns])
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
         text = subject.normalized(surface, self._profile)
+        budget = self.budget()
         try:
-            found, total = self.search(self._patterns, text, self.budget(), MAX_EXCERPTS)
+            patterns = self._prefilter.select(self._patterns, text)
+            found, total = self.search(patterns, text, budget, MAX_EXCERPTS)
         except PatternTimeout:
             yield self.timeout(surface)
             return

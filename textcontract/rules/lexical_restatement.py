@@ -105,20 +105,22 @@ class LexicalRestatement(RuleType):
                 evidence=[{"source": self._source, "target": self._target}],
             )
             return
-        shared = source_set & subject.token_set(target)
+        target_set = subject.token_set(target)
+        shared = source_set & target_set
         overlap = len(shared) / len(source_set)
-        novel = self._novel(subject.tokens(target), source_set)
-        restated = overlap > self._threshold and len(novel) < self._minimum_novel
+        novel_count = len(target_set - source_set)
+        novel = self._novel(subject.tokens(target), source_set, min(novel_count, _NOVEL_SHOWN))
+        restated = overlap > self._threshold and novel_count < self._minimum_novel
         if restated:
             message = (
                 f"surface {self._target!r} restates {self._source!r}: it reuses "
-                f"{overlap:.0%} of the source's distinct words and adds only {len(novel)} new "
+                f"{overlap:.0%} of the source's distinct words and adds only {novel_count} new "
                 f"(at least {self._minimum_novel} needed)"
             )
         else:
             message = (
                 f"surface {self._target!r} reuses {overlap:.0%} of the distinct words of "
-                f"{self._source!r} and adds {len(novel)} new"
+                f"{self._source!r} and adds {novel_count} new"
             )
         yield self.check(
             Status.VIOLATED if restated else Status.SATISFIED,
@@ -131,19 +133,29 @@ class LexicalRestatement(RuleType):
                     "target": self._target,
                     "shared_tokens": len(shared),
                     "source_unique_tokens": len(source_set),
-                    "novel": novel[:_NOVEL_SHOWN],
+                    "novel": novel,
                 }
             ],
-            metrics={"overlap": overlap, "novel_tokens": len(novel)},
+            metrics={"overlap": overlap, "novel_tokens": novel_count},
         )
 
     @staticmethod
-    def _novel(target_tokens: tuple[str, ...], source_set: frozenset[str]) -> list[str]:
-        """Distinct target tokens absent from the source, in order of first appearance."""
+    def _novel(
+        target_tokens: tuple[str, ...], source_set: frozenset[str], wanted: int
+    ) -> list[str]:
+        """The first ``wanted`` distinct target tokens absent from the source, in order.
+
+        Order is of first appearance; the scan stops once it has them (the count of novel
+        tokens comes from the token sets).
+        """
+        if wanted <= 0:
+            return []
         novel: dict[str, None] = {}
         for token in target_tokens:
-            if token not in source_set:
-                novel.setdefault(token)
+            if token not in source_set and token not in novel:
+                novel[token] = None
+                if len(novel) == wanted:
+                    break
         return list(novel)
 
     def _missing(self, source: Surface | None, target: Surface | None) -> Iterator[Check]:
@@ -164,8 +176,8 @@ class LexicalRestatement(RuleType):
     ) -> Check | None:
         refused = []
         for role, surface in (("source", source), ("target", target)):
-            share = subject.script_share(surface)
-            if share.unsupported:
+            share = subject.unsupported_share(surface)
+            if share is not None:
                 refused.append((role, surface.name, share))
             if source.name == target.name:
                 break

@@ -1,12 +1,15 @@
 """Text handling: normalization profiles, word tokens, script shares, timed searches."""
 
 from textcontract.text._hosts import host_key
-from textcontract.text._normalize import Profile, normalize
+from textcontract.text._normalize import Profile, fold_text, normalize
+from textcontract.text._prefilter import LiteralPrefilter, required_literal
 from textcontract.text._scripts import (
     UNSPACED_SCRIPTS,
     UNSPACED_THRESHOLD,
     ScriptShare,
+    has_unspaced_letter,
     unspaced_share,
+    unsupported_share,
 )
 from textcontract.text._search import Budget, Excerpt, PatternTimeout, excerpt, find_matches
 from textcontract.text._tokens import word_tokens
@@ -16,13 +19,18 @@ __all__ = [
     "UNSPACED_THRESHOLD",
     "Budget",
     "Excerpt",
+    "LiteralPrefilter",
     "PatternTimeout",
     "Profile",
     "ScriptShare",
     "excerpt",
     "find_matches",
+    "fold_text",
+    "has_unspaced_letter",
     "host_key",
     "normalize",
+    "required_literal",
     "unspaced_share",
+    "unsupported_share",
     "word_tokens",
 ]

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 import regex
 
-__all__ = ["Profile", "normalize"]
+__all__ = ["Profile", "fold_text", "normalize"]
 
 _COMBINING_MARKS = regex.compile(r"\p{Mn}+")
 
@@ -21,8 +21,24 @@ class Profile(StrEnum):
 
 def normalize(text: str, profile: Profile) -> str:
     """Normalize ``text`` under ``profile``; idempotent for both profiles."""
+    if text.isascii():
+        # ASCII has no compatibility or canonical decompositions and no marks, and its case
+        # folding is lowercasing: both profiles are ``lower()`` (tests prove it for all of ASCII).
+        return text.lower()
     folded = unicodedata.normalize("NFKC", text).casefold()
     if profile is Profile.TEXT:
         return unicodedata.normalize("NFC", folded)
-    stripped = _COMBINING_MARKS.sub("", unicodedata.normalize("NFD", folded))
+    return fold_text(folded)
+
+
+def fold_text(text: str) -> str:
+    """The ``folded`` profile of text already under the ``text`` profile.
+
+    ``fold_text(normalize(s, TEXT)) == normalize(s, FOLDED)`` for every ``s``: NFD of the NFC
+    form is the NFD form, so a surface's folded text can be derived from its cached text
+    profile without repeating NFKC and case folding.
+    """
+    if text.isascii():
+        return text
+    stripped = _COMBINING_MARKS.sub("", unicodedata.normalize("NFD", text))
     return unicodedata.normalize("NFC", stripped)

@@ -7,21 +7,45 @@ Word tokens mean nothing for those scripts, so token rules return
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import regex
 
-__all__ = ["UNSPACED_SCRIPTS", "UNSPACED_THRESHOLD", "ScriptShare", "unspaced_share"]
+__all__ = [
+    "UNSPACED_SCRIPTS",
+    "UNSPACED_THRESHOLD",
+    "ScriptShare",
+    "has_unspaced_letter",
+    "unspaced_share",
+    "unsupported_share",
+]
 
 UNSPACED_SCRIPTS = ("Han", "Hiragana", "Katakana", "Thai", "Lao", "Khmer", "Myanmar")
 UNSPACED_THRESHOLD = 0.05
 
-_LETTER = regex.compile(r"\p{L}")
-_UNSPACED_LETTER = regex.compile(
-    "[[" + "".join(rf"\p{{{name}}}" for name in UNSPACED_SCRIPTS) + r"]&&\p{L}]", regex.V1
+_NON_LETTERS = regex.compile(r"\P{L}+")
+# The ASCII characters that are not letters (\p{L} in ASCII is exactly A-Z and a-z).
+_ASCII_NON_LETTERS = bytes(c for c in range(128) if not chr(c).isalpha())
+# A cheap superset of _unspaced_letter(): every letter of the seven scripts lies in one of
+# these blocks (tests/text/test_scripts_fast.py checks it against every code point). Most text
+# has no character there — curly quotes and dashes sit below U+2E80 — so the exact
+# property search, which costs as much as normalizing, runs only when it can find something.
+_MAYBE_UNSPACED = regex.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\u2e80-\U0010ffff]"
 )
-_BY_SCRIPT = {
-    name: regex.compile(rf"[\p{{{name}}}&&\p{{L}}]", regex.V1) for name in UNSPACED_SCRIPTS
-}
+
+
+@cache
+def _unspaced_letter() -> regex.Pattern[str]:
+    # Compiled on first use (property sets take a while to compile; most text never needs it).
+    return regex.compile(
+        "[[" + "".join(rf"\p{{{name}}}" for name in UNSPACED_SCRIPTS) + r"]&&\p{L}]", regex.V1
+    )
+
+
+@cache
+def _by_script() -> dict[str, regex.Pattern[str]]:
+    return {name: regex.compile(rf"[\p{{{name}}}&&\p{{L}}]", regex.V1) for name in UNSPACED_SCRIPTS}
 
 
 @dataclass(frozen=True)
@@ -48,14 +72,40 @@ class ScriptShare:
         }
 
 
+def has_unspaced_letter(normalized: str) -> bool:
+    """Whether ``normalized`` holds a letter of a script written without spaces."""
+    return (
+        _MAYBE_UNSPACED.search(normalized) is not None
+        and _unspaced_letter().search(normalized) is not None
+    )
+
+
+def _letter_count(text: str) -> int:
+    if text.isascii():
+        return len(text.encode("ascii").translate(None, _ASCII_NON_LETTERS))
+    return len(_NON_LETTERS.sub("", text))
+
+
 def unspaced_share(normalized: str) -> ScriptShare:
     """Measure a surface normalized with the ``text`` profile."""
-    letters = len(_LETTER.findall(normalized))
-    if _UNSPACED_LETTER.search(normalized) is None:
+    letters = _letter_count(normalized)
+    if not has_unspaced_letter(normalized):
         return ScriptShare(letters=letters, unspaced=0, scripts=())
     counts = tuple(
         (name, count)
-        for name, pattern in _BY_SCRIPT.items()
+        for name, pattern in _by_script().items()
         if (count := len(pattern.findall(normalized)))
     )
     return ScriptShare(letters=letters, unspaced=sum(c for _, c in counts), scripts=counts)
+
+
+def unsupported_share(normalized: str) -> ScriptShare | None:
+    """The share when it makes token rules undetermined, else None.
+
+    Equal to ``share if (share := unspaced_share(normalized)).unsupported else None``,
+    without counting letters when no letter of an unspaced script is present (the usual case).
+    """
+    if not has_unspaced_letter(normalized):
+        return None
+    share = unspaced_share(normalized)
+    return share if share.unsupported else None

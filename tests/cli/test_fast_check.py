@@ -1,0 +1,137 @@
+"""The typer-free path of ``check`` behaves exactly as the typer command."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from textcontract.cli import app, main
+from textcontract.cli._fast import _parse, fast_check
+
+runner = CliRunner()
+
+
+def _args(orders: Path, *extra: str) -> list[str]:
+    return [
+        "check",
+        str(orders / "order-1001.md"),
+        "--context",
+        str(orders / "order-1001.context.json"),
+        "--contract",
+        str(orders / "textcontract.yaml"),
+        *extra,
+    ]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        pytest.param(["--format", "json"], id="json"),
+        pytest.param(["-f", "jsonl"], id="jsonl-short"),
+        pytest.param(["--format=json"], id="equals-form"),
+        pytest.param(["--format", "text", "--format", "json"], id="last-wins"),
+    ],
+)
+def test_same_output_and_exit_code_as_typer(
+    orders: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    arguments = _args(orders, *extra)
+    code = fast_check(arguments)
+    out = capsys.readouterr().out
+    result = runner.invoke(app, arguments)
+    assert code == result.exit_code
+    assert out == result.stdout
+
+
+def test_rejected_document_and_several_documents(
+    orders: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = [
+        "check",
+        str(orders / "order-1002.md"),
+        str(orders / "order-1003.json"),
+        "-c",
+        str(orders / "textcontract.yaml"),
+        "--context",
+        str(orders / "order-1002.context.json"),
+        "-f",
+        "jsonl",
+    ]
+    code = fast_check(arguments)
+    out = capsys.readouterr().out
+    result = runner.invoke(app, arguments)
+    assert (code, out) == (result.exit_code, result.stdout)
+
+
+def test_output_file(orders: Path, tmp_path: Path) -> None:
+    fast_target, typer_target = tmp_path / "fast.json", tmp_path / "typer.json"
+    assert fast_check(_args(orders, "-f", "json", "-o", str(fast_target))) == 0
+    assert runner.invoke(app, _args(orders, "-f", "json", "-o", str(typer_target))).exit_code == 0
+    assert fast_target.read_bytes() == typer_target.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param([], id="nothing"),
+        pytest.param(["--help"], id="root-help"),
+        pytest.param(["score", "x"], id="other-command"),
+        pytest.param(["check", "doc.md"], id="text-format-default"),
+        pytest.param(["check", "doc.md", "--format", "text"], id="text-format"),
+        pytest.param(["check", "doc.md", "--format", "xml"], id="bad-format"),
+        pytest.param(["check", "--format", "json"], id="no-document"),
+        pytest.param(["check", "doc.md", "--format", "json", "--help"], id="help"),
+        pytest.param(["check", "doc.md", "-fjson"], id="joined-short"),
+        pytest.param(["check", "doc.md", "--format"], id="missing-value"),
+        pytest.param(["check", "doc.md", "--format", "json", "--context"], id="missing-value-2"),
+        pytest.param(["check", "doc.md", "--format", "json", "--context", "-"], id="dash-value"),
+        pytest.param(["check", "doc.md", "--format", "json", "--"], id="double-dash"),
+        pytest.param(["check", "doc.md", "--format", "json", "--bogus"], id="unknown"),
+        pytest.param(["check", "doc.md", "--format", "json", "-c="], id="short-equals"),
+        pytest.param(["check", "doc.md", "--format", "json", "--context="], id="empty-value"),
+        pytest.param(["check", "", "--format", "json"], id="empty-document"),
+    ],
+)
+def test_anything_unusual_is_left_to_typer(arguments: list[str]) -> None:
+    assert _parse(arguments) is None
+
+
+def test_failures_are_left_to_typer_and_print_nothing(
+    orders: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = _args(orders, "--format", "json")
+    missing[1] = str(tmp_path / "missing.md")
+    assert fast_check(missing) is None
+    assert capsys.readouterr() == ("", "")
+
+
+def test_main_falls_back_to_typer_with_its_messages(
+    orders: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    arguments = _args(orders, "--format", "json")
+    arguments[1] = str(tmp_path / "missing.md")
+    monkeypatch.setattr(sys, "argv", ["textcontract", *arguments])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "missing.md" in captured.err
+    result = runner.invoke(app, arguments)
+    assert (result.exit_code, result.stderr) == (2, captured.err)
+
+
+def test_main_exits_with_the_fast_path_code(
+    orders: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["textcontract", *_args(orders, "--format", "json")])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 0
+    assert '"accepted": true' in capsys.readouterr().out

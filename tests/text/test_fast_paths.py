@@ -1,0 +1,151 @@
+"""The fast paths of normalization, tokens and script shares equal their definitions (SPEC §4).
+
+Each fast path is compared with a slow, literal implementation of the definition: exhaustively
+where the domain is small (every ASCII character, every code point) and with hypothesis
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textcontract.text import (
+    Profile,
+    fold_text,
+    has_unspaced_letter,
+    normalize,
+    unspaced_share,
+    unsupported_share,
+    word_tokens,
+)
+from textcontract.text import _scripts as scripts
+
+_MARKS = regex.compile(r"\p{Mn}+")
+_WORD = regex.compile(r"\w+(?:['’]\w+)*")
+_LETTER = regex.compile(r"\p{L}")
+_UNSPACED = regex.compile(
+    "[[" + "".join(rf"\p{{{name}}}" for name in scripts.UNSPACED_SCRIPTS) + r"]&&\p{L}]",
+    regex.V1,
+)
+
+
+def slow_normalize(text: str, profile: Profile) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if profile is Profile.TEXT:
+        return unicodedata.normalize("NFC", folded)
+    stripped = _MARKS.sub("", unicodedata.normalize("NFD", folded))
+    return unicodedata.normalize("NFC", stripped)
+
+
+def slow_tokens(text: str) -> tuple[str, ...]:
+    return tuple(t for t in _WORD.findall(text) if any(c.isalpha() for c in t))
+
+
+_ALL_ASCII = "".join(chr(code) for code in range(128))
+_ascii_text = st.text(alphabet=st.sampled_from(_ALL_ASCII), max_size=60)
+# Dense in the characters the ASCII token pattern has to get right.
+_token_soup = st.text(alphabet=st.sampled_from("aZ09_'' .-x1\n"), max_size=40)
+_tricky = st.sampled_from(
+    list(
+        "\u0301\u0308\u0323\u0345\u3099ßẞİıΣςſﬁ①²ＡｶﾞÅΩ\u1100\u1161가"
+        "漢字カナひら\u0e01\u0e32ລ\u1780\u1000〇aA1_'’ -"
+    )
+)
+_any_text = st.text(max_size=40) | st.lists(_tricky, max_size=16).map("".join)
+
+
+# --- normalization ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", list(Profile), ids=str)
+def test_ascii_fast_path_on_every_ascii_character(profile: Profile) -> None:
+    for char in _ALL_ASCII:
+        assert normalize(char, profile) == slow_normalize(char, profile)
+    assert normalize(_ALL_ASCII, profile) == slow_normalize(_ALL_ASCII, profile)
+
+
+@pytest.mark.parametrize("profile", list(Profile), ids=str)
+@settings(max_examples=300, deadline=None)
+@given(_ascii_text)
+def test_ascii_fast_path(profile: Profile, text: str) -> None:
+    assert normalize(text, profile) == slow_normalize(text, profile)
+
+
+@pytest.mark.parametrize("profile", list(Profile), ids=str)
+@settings(max_examples=500, deadline=None)
+@given(_any_text)
+def test_normalize_equals_definition(profile: Profile, text: str) -> None:
+    assert normalize(text, profile) == slow_normalize(text, profile)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_any_text)
+def test_folded_profile_derives_from_text_profile(text: str) -> None:
+    assert fold_text(normalize(text, Profile.TEXT)) == slow_normalize(text, Profile.FOLDED)
+
+
+# --- tokens ----------------------------------------------------------------------------------
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_token_soup | _ascii_text)
+def test_ascii_tokens_equal_definition(text: str) -> None:
+    assert word_tokens(text) == slow_tokens(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_any_text)
+def test_tokens_equal_definition(text: str) -> None:
+    assert word_tokens(text) == slow_tokens(text)
+
+
+def test_ascii_word_characters_agree_between_engines() -> None:
+    # The ASCII path relies on both engines reading \w on ASCII as [A-Za-z0-9_].
+    assert regex.findall(r"\w", _ALL_ASCII) == [c for c in _ALL_ASCII if c.isalnum() or c == "_"]
+    assert [c for c in _ALL_ASCII if c.isalpha()] == list(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    )
+
+
+@pytest.mark.parametrize("length", [1, 10, 5000])
+def test_long_letterless_runs(length: int) -> None:
+    for text in ("1" * length, "1'" * length, "_" * length + "a", "9" * length + " x"):
+        assert word_tokens(text) == slow_tokens(text)
+
+
+# --- script shares ---------------------------------------------------------------------------
+
+
+def _every_code_point() -> str:
+    return "".join(chr(code) for code in range(sys.maxunicode + 1) if not 0xD800 <= code < 0xE000)
+
+
+def test_unspaced_block_prefilter_covers_every_unspaced_letter() -> None:
+    everything = _every_code_point()
+    letters = _UNSPACED.findall(everything)
+    assert len(letters) > 90_000  # Han alone has more; guards against an empty class
+    outside = [c for c in letters if scripts._MAYBE_UNSPACED.fullmatch(c) is None]
+    assert outside == []
+
+
+def test_ascii_letter_count_matches_the_property() -> None:
+    assert scripts._letter_count(_ALL_ASCII) == len(_LETTER.findall(_ALL_ASCII))
+
+
+@settings(max_examples=500, deadline=None)
+@given(_any_text)
+def test_script_share_equals_definition(raw: str) -> None:
+    text = normalize(raw, Profile.TEXT)
+    letters = len(_LETTER.findall(text))
+    share = unspaced_share(text)
+    assert share.letters == letters
+    assert has_unspaced_letter(text) is (_UNSPACED.search(text) is not None)
+    assert share.unspaced == len(_UNSPACED.findall(text))
+    expected = share if share.unsupported else None
+    assert unsupported_share(text) == expected
