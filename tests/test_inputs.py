@@ -166,8 +166,7 @@ def test_front_matter_fences(text: str, body: str) -> None:
                     3,
                     1,
                     None,
-                    "invalid YAML: while parsing a flow mapping, expected ',' or '}', "
-                    "but got '<stream end>'",
+                    "~expected ',' or '}'",
                 )
             ],
             id="yaml-syntax-line-in-file",
@@ -184,7 +183,15 @@ def test_markdown_errors_point_into_the_file(
 ) -> None:
     with pytest.raises(InputError) as caught:
         parse_markdown(text, "mail.md")
-    assert _where(caught.value) == expected
+    found = _where(caught.value)
+    assert len(found) == len(expected)
+    for (line, column, key, message), want in zip(found, expected, strict=True):
+        assert (line, column, key) == want[:3]
+        # "~text": the parser's wording differs between libyaml and PyYAML; compare a part
+        if want[3].startswith("~"):
+            assert want[3][1:] in message
+        else:
+            assert message == want[3]
     assert {p.location.file for p in caught.value.problems} == {"mail.md"}
 
 

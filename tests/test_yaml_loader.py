@@ -160,15 +160,14 @@ def test_nan_is_a_float() -> None:
             "a: [1, 2\n",
             2,
             1,
-            "invalid YAML: while parsing a flow sequence, expected ',' or ']', "
-            "but got '<stream end>'",
+            "expected ',' or ']'",
             id="syntax",
         ),
         pytest.param(
             "a: ok\nb: x\x00\n",
             2,
             5,
-            "invalid YAML: unacceptable character #x0000 (special characters are not allowed)",
+            "unacceptable character #x0000",
             id="nul-character",
         ),
     ],
@@ -179,7 +178,9 @@ def test_refused_yaml_names_line_and_column(
     with pytest.raises(InputError) as caught:
         load_yaml(text, "c.yaml")
     [problem] = caught.value.problems
-    assert problem.message == message
+    # Syntax messages come from the YAML parser (libyaml's or PyYAML's own, whose wording
+    # differs slightly), so the parser's part is compared as a substring.
+    assert message in problem.message
     assert (problem.location.file, problem.location.line, problem.location.column) == (
         "c.yaml",
         line,
@@ -308,3 +309,36 @@ def test_load_yaml_raises_only_input_error(text: str) -> None:
     except InputError as error:
         for problem in error.problems:
             assert problem.location.file == "c.yaml"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("a: no\nb: [1, 0x10, ~, 1e3, '1']\nc:\n  d: {e: 1_000}\n", id="values"),
+        pytest.param("rules:\n  - id: r\n    patterns: ['\\\\bx\\\\b', \"é\"]\n", id="nested"),
+        pytest.param("a: &x 1\n", id="anchor"),
+        pytest.param("a: 1\nb: *x\n", id="alias"),
+        pytest.param("a: 1\na: 2\n", id="duplicate"),
+        pytest.param("a:\n  <<: {b: 1}\n", id="merge"),
+        pytest.param("a: !custom 1\n", id="tag"),
+        pytest.param("- 1\n---\n- 2\n", id="two-documents"),
+    ],
+)
+def test_libyaml_and_pure_python_parsers_agree(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import textcontract._yaml as module
+
+    def outcome() -> object:
+        try:
+            value, positions = load_yaml(text, "c.yaml")
+        except InputError as error:
+            [problem] = error.problems
+            return ("error", problem.location.line, problem.location.column)
+        return (
+            "ok",
+            value,
+            [positions.value(path) for path in (("a",), ("rules", 0, "patterns", 1))],
+        )
+
+    fast = outcome()
+    monkeypatch.setattr(module, "_CParser", None)
+    assert outcome() == fast
