@@ -263,7 +263,7 @@ def load_yaml(
 ) -> tuple[Any, Positions]:
     """Parse one YAML document; raise ``error`` (an :class:`InputError`) naming file:line:col."""
     positions = Positions(file)
-    loader: _CoreLoader | None = None
+    loader: Any = None
     try:
         # The reader checks for non-printable characters already while constructed.
         loader = _make_loader(text)
