@@ -28,7 +28,7 @@ from textcontract.errors import InputError, Location, Problem
 try:
     from yaml._yaml import CParser as _CParser
 except ImportError:  # PyYAML built without libyaml: the pure-Python parser does the same
-    _CParser = None
+    _CParser = None  # type: ignore[assignment,misc]
 
 __all__ = ["Path", "Positions", "load_yaml"]
 
@@ -74,7 +74,7 @@ class _CoreComposer(Composer, BaseResolver):
         return str(super().resolve(kind, value, implicit))  # type: ignore[no-untyped-call]
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
+        event = self.peek_event()  # type: ignore[attr-defined]
         if isinstance(event, AliasEvent):
             raise _Failure("aliases (*name) are not allowed", _mark(event.start_mark))
         if isinstance(event, ScalarEvent | CollectionStartEvent) and event.anchor is not None:
@@ -95,7 +95,7 @@ class _PythonLoader(_CoreComposer, Reader, Scanner, Parser):
 
 if _CParser is not None:
 
-    class _LibyamlLoader(_CoreComposer, _CParser):  # type: ignore[misc,valid-type]
+    class _LibyamlLoader(_CoreComposer, _CParser):
         """libyaml's scanner and parser (C) under the core composer."""
 
         def __init__(self, text: str) -> None:
@@ -229,9 +229,7 @@ def _construct(node: Node, path: Path, positions: Positions) -> Any:
         mapping: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == _TAG + "merge" or (
-                isinstance(key_node, ScalarNode)
-                and key_node.value == "<<"
-                and not key_node.style
+                isinstance(key_node, ScalarNode) and key_node.value == "<<" and not key_node.style
             ):
                 raise _Failure("merge keys (<<) are not allowed", key_node.start_mark)
             key = (
