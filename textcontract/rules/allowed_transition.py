@@ -25,9 +25,9 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from textcontract.model import Check, FactValue, Kind, Status, describe_value
-from textcontract.rules._base import Code, Options, RuleHeader, RuleType
-from textcontract.rules._params import FACT_REF, PAIR_LIST, FactRef, Param
-from textcontract.rules._subject import Subject
+from textcontract.rules._base import Code, Options, RuleHeader
+from textcontract.rules._fact_pair import FIELD_UNAVAILABLE, FactPairRule
+from textcontract.rules._params import FACT_REF, PAIR_LIST, Param
 
 __all__ = ["AllowedTransition"]
 
@@ -39,7 +39,7 @@ def _key(value: FactValue) -> _Key:
     return (type(value), value)
 
 
-class AllowedTransition(RuleType):
+class AllowedTransition(FactPairRule):
     name = "AllowedTransition"
     kind = Kind.INVARIANT
     summary = "the change of a fact from one snapshot to another is one of the allowed pairs"
@@ -55,14 +55,14 @@ class AllowedTransition(RuleType):
             Status.SATISFIED,
             Status.VIOLATED,
         ),
-        Code.of("FIELD_UNAVAILABLE", "a snapshot or a key is missing", Status.UNDETERMINED),
+        FIELD_UNAVAILABLE,
     )
     main_code = "ALLOWED_TRANSITION"
+    sides = ("before", "after")
+    judging = "judge the transition"
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)
-        self._before = options.fact_ref("before")
-        self._after = options.fact_ref("after")
         pairs: tuple[tuple[FactValue, FactValue], ...] = tuple(options.raw("allowed"))
         self._allowed = frozenset((_key(old), _key(new)) for old, new in pairs)
         # Successors of each old value, in contract order, for the violation message.
@@ -71,25 +71,10 @@ class AllowedTransition(RuleType):
             successors.setdefault(_key(old), {}).setdefault(_key(new), new)
         self._successors = {old: tuple(news.values()) for old, news in successors.items()}
 
-    def evaluate(self, subject: Subject) -> Iterator[Check]:
-        before, after = self._before, self._after
-        old_known, old = subject.context.fact(before.state, before.key)
-        new_known, new = subject.context.fact(after.state, after.key)
-        if not (old_known and new_known):
-            missing = [
-                _missing(side, ref, subject)
-                for side, ref, known in (("before", before, old_known), ("after", after, new_known))
-                if not known
-            ]
-            yield self.check(
-                Status.UNDETERMINED,
-                "FIELD_UNAVAILABLE",
-                "$",
-                _unknown_message(missing),
-                evidence=missing,
-            )
-            return
-        evidence = [_described("before", before, old), _described("after", after, new)]
+    def judge(
+        self, old: FactValue, new: FactValue, evidence: list[dict[str, Any]]
+    ) -> Iterator[Check]:
+        after = self.second
         change = f"{describe_value(old)} → {describe_value(new)}"
         if (_key(old), _key(new)) in self._allowed:
             yield self.check(
@@ -114,22 +99,3 @@ class AllowedTransition(RuleType):
             f"{after.key} went {change}, which is not allowed ({hint})",
             evidence=evidence,
         )
-
-
-def _missing(side: str, ref: FactRef, subject: Subject) -> dict[str, Any]:
-    missing = "snapshot" if ref.state not in subject.context.states else "key"
-    return {"side": side, "state": ref.state, "key": ref.key, "missing": missing}
-
-
-def _unknown_message(missing: list[dict[str, Any]]) -> str:
-    parts = [
-        f"{item['key']} ("
-        + ("no snapshot" if item["missing"] == "snapshot" else "not in snapshot")
-        + f" {item['state']!r})"
-        for item in missing
-    ]
-    return "cannot judge the transition: unknown " + " and ".join(parts)
-
-
-def _described(side: str, ref: FactRef, value: FactValue) -> dict[str, Any]:
-    return {"side": side, "state": ref.state, "key": ref.key, "value": value}

@@ -24,9 +24,9 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from textcontract.model import Check, FactValue, Kind, Status, describe_value, same_value
-from textcontract.rules._base import Code, RuleType
-from textcontract.rules._params import FACT_REF, FactRef, Param, choice
-from textcontract.rules._subject import Subject
+from textcontract.rules._base import Code
+from textcontract.rules._fact_pair import FIELD_UNAVAILABLE, FactPairRule
+from textcontract.rules._params import FACT_REF, Param, choice
 
 __all__ = ["CompareFields"]
 
@@ -40,7 +40,7 @@ def _number(value: FactValue) -> int | float | None:
     return value
 
 
-class CompareFields(RuleType):
+class CompareFields(FactPairRule):
     name = "CompareFields"
     kind = Kind.INVARIANT
     summary = "two facts are equal (type-sensitive) or numerically ordered"
@@ -56,7 +56,7 @@ class CompareFields(RuleType):
             Status.SATISFIED,
             Status.VIOLATED,
         ),
-        Code.of("FIELD_UNAVAILABLE", "a snapshot or a key is missing", Status.UNDETERMINED),
+        FIELD_UNAVAILABLE,
         Code.of(
             "ORDERING_TYPE_ERROR",
             "le was asked to order a value that is not a number (booleans are not numbers)",
@@ -64,31 +64,14 @@ class CompareFields(RuleType):
         ),
     )
     main_code = "FIELDS_COMPARE"
+    sides = ("left", "right")
+    judging = "compare"
 
-    def evaluate(self, subject: Subject) -> Iterator[Check]:
-        left = self.options.fact_ref("left")
-        right = self.options.fact_ref("right")
+    def judge(
+        self, left_value: FactValue, right_value: FactValue, evidence: list[dict[str, Any]]
+    ) -> Iterator[Check]:
+        left, right = self.first, self.second
         op = self.options.text("op")
-        (left_known, left_value) = subject.context.fact(left.state, left.key)
-        (right_known, right_value) = subject.context.fact(right.state, right.key)
-        if not (left_known and right_known):
-            missing = [
-                _missing(side, ref, subject)
-                for side, ref, known in (("left", left, left_known), ("right", right, right_known))
-                if not known
-            ]
-            yield self.check(
-                Status.UNDETERMINED,
-                "FIELD_UNAVAILABLE",
-                "$",
-                _unknown_message(missing),
-                evidence=missing,
-            )
-            return
-        evidence = [
-            _described("left", left, left_value),
-            _described("right", right, right_value),
-        ]
         if op == "le":
             low, high = _number(left_value), _number(right_value)
             if low is None or high is None:
@@ -129,22 +112,3 @@ class CompareFields(RuleType):
             text,
             evidence=evidence,
         )
-
-
-def _unknown_message(missing: list[dict[str, Any]]) -> str:
-    parts = [
-        f"{item['key']} ("
-        + ("no snapshot" if item["missing"] == "snapshot" else "not in snapshot")
-        + f" {item['state']!r})"
-        for item in missing
-    ]
-    return "cannot compare: unknown " + " and ".join(parts)
-
-
-def _missing(side: str, ref: FactRef, subject: Subject) -> dict[str, Any]:
-    missing = "snapshot" if ref.state not in subject.context.states else "key"
-    return {"side": side, "state": ref.state, "key": ref.key, "missing": missing}
-
-
-def _described(side: str, ref: FactRef, value: FactValue) -> dict[str, Any]:
-    return {"side": side, "state": ref.state, "key": ref.key, "value": value}

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from textcontract._yaml import Path, Positions
 from textcontract.errors import InputError, Location, Problem, render_key_path
+from textcontract.model import type_name
 
 __all__ = ["MISSING", "ShapeReader"]
 
@@ -30,24 +31,6 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
-
-
-def _kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
 
 
 class ShapeReader:
@@ -89,7 +72,7 @@ class ShapeReader:
         """A mapping with the given keys; unknown keys get a "did you mean" hint."""
         if not isinstance(value, dict):
             if value is not MISSING:
-                self.problem(path, f"expected a mapping, found {_kind_of(value)}")
+                self.problem(path, f"expected a mapping, found {type_name(value)}")
             return dict.fromkeys(required, MISSING)
         known = [*required, *optional]
         if not allow_unknown:
@@ -114,7 +97,7 @@ class ShapeReader:
         if value is MISSING:
             return ""
         if not isinstance(value, str):
-            self.problem(path, f"expected a string, found {_kind_of(value)}")
+            self.problem(path, f"expected a string, found {type_name(value)}")
             return ""
         if non_empty and not value:
             self.problem(path, "must not be empty")
@@ -130,7 +113,7 @@ class ShapeReader:
         if value is MISSING:
             return minimum if minimum is not None else 0
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(path, f"expected an integer, found {_kind_of(value)}")
+            self.problem(path, f"expected an integer, found {type_name(value)}")
             return minimum if minimum is not None else 0
         if minimum is not None and value < minimum:
             self.problem(path, f"must be at least {minimum}, found {value}")
@@ -142,7 +125,7 @@ class ShapeReader:
         if value is MISSING:
             return 0.0
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.problem(path, f"expected a number in [0, 1], found {_kind_of(value)}")
+            self.problem(path, f"expected a number in [0, 1], found {type_name(value)}")
             return 0.0
         if not math.isfinite(value) or not 0 <= value <= 1:
             self.problem(path, f"must be in [0, 1], found {value!r}")
@@ -156,7 +139,7 @@ class ShapeReader:
         if value is MISSING:
             return False
         if not isinstance(value, bool):
-            self.problem(path, f"expected true or false, found {_kind_of(value)}")
+            self.problem(path, f"expected true or false, found {type_name(value)}")
             return False
         return value
 
@@ -176,14 +159,14 @@ class ShapeReader:
                 hint=f"did you mean {close[0]!r}?" if close else None,
             )
         else:
-            self.problem(path, f"expected one of {', '.join(names)}, found {_kind_of(value)}")
+            self.problem(path, f"expected one of {', '.join(names)}, found {type_name(value)}")
         return next(iter(kind))
 
     def sequence(self, value: Any, path: Path) -> list[Any]:
         if value is MISSING:
             return []
         if not isinstance(value, list):
-            self.problem(path, f"expected a list, found {_kind_of(value)}")
+            self.problem(path, f"expected a list, found {type_name(value)}")
             return []
         return value
 
