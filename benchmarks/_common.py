@@ -104,10 +104,15 @@ def run_child(
         )
 
 
-def worker(name: str, arguments: Mapping[str, Any], python: str | Path | None = None) -> Finished:
+def worker(
+    name: str,
+    arguments: Mapping[str, Any],
+    python: str | Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Finished:
     """Run one of run.py's workers in a fresh interpreter."""
     interpreter = str(python or sys.executable)
-    return run_child([interpreter, RUN, "worker", name, json.dumps(dict(arguments))])
+    return run_child([interpreter, RUN, "worker", name, json.dumps(dict(arguments))], env=env)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

@@ -243,6 +243,7 @@ def section_audit(
         return {"skipped": "no accepted baseline"}
     folder = OUT / f"audit-{variants}"
     plain = _audit.make_corpus(folder, variants, sources)
+    _audit.warm_up()
     plain_run = _audit.run_plain(plain, folder)
     checks = plain_run.json_line()["checks"]
     audits = {jobs: _audit.run_audit(folder, jobs) for jobs in (1, 2)}

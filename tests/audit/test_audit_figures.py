@@ -31,7 +31,6 @@ from textcontract.audit import (
 )
 from textcontract.audit import _evaluation as evaluation_module
 from textcontract.canonical import digest
-from textcontract.engine import evaluate
 from textcontract.errors import ExitCode
 from textcontract.model import Context, Document
 
@@ -500,13 +499,15 @@ def test_jobs_2_equals_jobs_1() -> None:
 def test_an_exception_outside_rules_is_an_infrastructure_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def fragile(definition: Any, document: Document, context: Context) -> Any:
+    check_trial = evaluation_module.check_trial
+
+    def fragile(definition: Any, document: Document, context: Context, memo: Any) -> Any:
         body = document.surface("body")
         if body is not None and "crash" in body.text:
             raise MemoryError("the evaluator fell over")
-        return evaluate(definition, document, context)
+        return check_trial(definition, document, context, memo)
 
-    monkeypatch.setattr(evaluation_module, "evaluate", fragile)
+    monkeypatch.setattr(evaluation_module, "check_trial", fragile)
     crash = "{replace: [{find: today, with: crash}]}"
     text = (
         "- id: v1\n  relation: violation\n  validity: valid\n  provenance: t\n"
@@ -529,13 +530,15 @@ def test_an_exception_outside_rules_is_an_infrastructure_error(
 def test_an_infrastructure_error_as_first_failure_is_the_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(definition: Any, document: Document, context: Context) -> Any:
+    check_trial = evaluation_module.check_trial
+
+    def broken(definition: Any, document: Document, context: Context, memo: Any) -> Any:
         body = document.surface("body")
         if body is not None and "crash" in body.text:
             raise OSError("disk gone")
-        return evaluate(definition, document, context)
+        return check_trial(definition, document, context, memo)
 
-    monkeypatch.setattr(evaluation_module, "evaluate", broken)
+    monkeypatch.setattr(evaluation_module, "check_trial", broken)
     row = run(tmp_path, violation("v1", "{replace: [{find: today, with: crash}]}"))["variants"][0]
     assert (row["outcome"], row["reason"]) == ("undetected", "infrastructure-error")
     assert row["expected"][0]["status"] == "absent"

@@ -21,6 +21,7 @@ from textcontract.audit._figures import (
     ThresholdCheck,
     wilson_interval,
 )
+from textcontract.audit._findings import ExcludedRow, VariantRow
 from textcontract.audit._matching import ExpectedStatus, TrialResult
 from textcontract.audit._model import (
     Case,
@@ -32,14 +33,7 @@ from textcontract.audit._model import (
     baseline_digest,
 )
 from textcontract.audit._report import AUDIT_VERSION
-from textcontract.audit._runner import (
-    AuditResult,
-    ExcludedRow,
-    Progress,
-    VariantRow,
-    audit_directory,
-    run_audit,
-)
+from textcontract.audit._runner import AuditResult, Progress, audit_directory, run_audit
 from textcontract.audit._variants import Trial, build_trial
 
 __all__ = [

@@ -135,20 +135,22 @@ class CaseReader:
 
     # -- cases ------------------------------------------------------------------------------
 
-    def case_files(self, skip: frozenset[Path]) -> list[tuple[Path, str]]:
-        """Every ``*.yaml`` under DIR except the top-level audit.yaml, by relative path."""
-        top = (self.root / AUDIT_FILE).resolve()
+    def case_files(self) -> list[tuple[str, str]]:
+        """Every ``*.yaml`` under DIR except the top-level audit.yaml, sorted.
+
+        Each is ``(path relative to DIR, resolved path)``; plain strings, since a large
+        corpus has many.
+        """
+        top = str((self.root / AUDIT_FILE).resolve())
         found = []
         for path in self.root.rglob("*.yaml"):
             if not path.is_file():
                 continue
-            resolved = path.resolve()
-            if resolved == top or resolved in skip:
-                continue
-            relative = path.relative_to(self.root).as_posix()
-            found.append((path, relative))
-        found.sort(key=lambda item: item[1])
-        return [(path, join_display(self.display, relative)) for path, relative in found]
+            resolved = os.path.realpath(path)
+            if resolved != top:
+                found.append((path.relative_to(self.root).as_posix(), resolved))
+        found.sort()
+        return found
 
     def case(self, path: Path, shown: str) -> Case | None:
         if not path.resolve().is_relative_to(self.resolved_root):

@@ -1,47 +1,84 @@
-"""Loading a mutation corpus: audit.yaml, the contract, every case and every trial input.
+"""Loading a mutation corpus: audit.yaml, the contract, and a first pass over every case.
 
 Everything is parsed and every trial is built before anything is evaluated, and
 every problem of every file is collected: the audit either starts with a fully
 valid corpus or stops with one :class:`InputError` listing all that is wrong
-(SPEC §6 "Loading").
+(SPEC §6 "Loading"). What a valid corpus keeps of each case is where it is and
+its fingerprint (:mod:`textcontract.audit._casework`), not its documents.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from dataclasses import dataclass
+import os
+import pickle
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from textcontract.audit._cases import CaseReader
+from textcontract.audit._casework import (
+    CaseCheck,
+    CaseEntry,
+    CaseWork,
+    ContractFile,
+    WorkSetup,
+    case_item,
+    check_case,
+)
 from textcontract.audit._config import AuditConfig, Thresholds, read_config
 from textcontract.audit._model import Case, Variant
+from textcontract.audit._pool import Pool
 from textcontract.audit._variants import Trial, build_trial
-from textcontract.canonical import canonical_json, digest
+from textcontract.canonical import digest
 from textcontract.contract import ContractDefinition, load_contract_file
-from textcontract.errors import InputError, Problem
+from textcontract.errors import InputError, InternalError, Problem
 from textcontract.rules import Registry
 from textcontract.strength import ScoringPolicy
 
-__all__ = ["Corpus", "load_corpus"]
+__all__ = ["Corpus", "CorpusDigest", "load_corpus", "load_into"]
+
+_CHECK_BATCH = 8
+"""Case files per batch sent to a worker in the first pass (about 2 ms each)."""
+
+
+class CorpusDigest:
+    """The corpus digest, streamed: canonical JSON of a list is its items joined by commas."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256(b"[")
+        self._first = True
+
+    def add(self, item: bytes) -> None:
+        """Add one item's canonical JSON (items in case-id order)."""
+        if not self._first:
+            self._hash.update(b",")
+        self._first = False
+        self._hash.update(item)
+
+    def hexdigest(self) -> str:
+        finished = self._hash.copy()
+        finished.update(b"]")
+        return "sha256:" + finished.hexdigest()
 
 
 @dataclass(frozen=True)
 class Corpus:
-    """A fully validated corpus, ready to evaluate. Cases are sorted by id."""
+    """A fully validated corpus, ready to audit: where each case is, sorted by case id.
+
+    The cases themselves are read again when they are audited; :attr:`cases`,
+    :attr:`digest`, :attr:`fixture_digest` and :attr:`identical` read them all on
+    first use (and then hold them), for callers that want to look at a corpus.
+    """
 
     display: str
     config: AuditConfig
     contract: ContractDefinition
-    cases: tuple[Case, ...]
-    digest: str
-    fixture_digest: str
-    identical: frozenset[tuple[str, str]]
-    """``(case, variant)`` of every variant whose every trial equals its baseline."""
+    entries: tuple[CaseEntry, ...]
     allow_missing_rules: bool
+    root: Path
     contract_path: Path | None = None
-    """The contract's file (``None`` for a corpus built in memory)."""
+    """The contract's file (``None`` for a contract that was not loaded from one)."""
 
     @property
     def policy(self) -> ScoringPolicy:
@@ -51,63 +88,94 @@ class Corpus:
     def thresholds(self) -> Thresholds:
         return self.config.thresholds
 
-    def trials(self, case: Case, variant: Variant) -> Iterator[Trial]:
-        """Build the trials of a variant again (they were validated at load)."""
-        for change in variant.trials:
-            trial, _ = build_trial(case.document, case.context, change)
-            yield trial
+    @property
+    def variants(self) -> int:
+        return sum(entry.variants for entry in self.entries)
 
-
-class _CorpusDigest:
-    """The corpus digest, streamed: canonical JSON of a list is its items joined by commas."""
-
-    def __init__(self) -> None:
-        self._hash = hashlib.sha256(b"[")
-        self._first = True
-
-    def add(self, item: Any) -> None:
-        if not self._first:
-            self._hash.update(b",")
-        self._first = False
-        self._hash.update(canonical_json(item))
-
-    def hexdigest(self) -> str:
-        finished = self._hash.copy()
-        finished.update(b"]")
-        return "sha256:" + finished.hexdigest()
-
-
-def _check_trials(
-    cases: list[Case], problems: list[Problem]
-) -> tuple[str, frozenset[tuple[str, str]]]:
-    """Build every trial (reporting bad changes); the corpus digest and the identical variants."""
-    corpus = _CorpusDigest()
-    identical: set[tuple[str, str]] = set()
-    for case in cases:
-        variants = []
-        for variant in case.variants:
-            built = []
-            same = True
-            for change in variant.trials:
-                trial, found = build_trial(case.document, case.context, change)
-                problems.extend(found)
-                same = same and trial.same_as(case.document, case.context)
-                built.append(trial.to_json())
-            if same:
-                identical.add((case.id, variant.id))
-            variants.append({**variant.labels_json(), "trials": built})
-        corpus.add(
-            {
-                "id": case.id,
-                "group": case.group,
-                "baseline": {
-                    "document": case.document.to_json(),
-                    "context": case.context.to_json(),
-                },
-                "variants": variants,
-            }
+    def work(self) -> CaseWork:
+        """This process's state for reading and auditing the corpus's cases."""
+        return CaseWork(
+            _setup(self.root, self.display, self.contract, self.allow_missing_rules, self.policy),
+            self.contract,
         )
-    return corpus.hexdigest(), frozenset(identical)
+
+    @cached_property
+    def _shipped(self) -> WorkSetup:
+        return replace(self.work().setup, contract=_shippable(self.contract, self.contract_path))
+
+    def worker_setup(self) -> WorkSetup:
+        """What a worker process needs; the contract goes with it (pickled, else its file)."""
+        return self._shipped
+
+    @cached_property
+    def cases(self) -> tuple[Case, ...]:
+        """Every case, read again from its file (sorted by id)."""
+        work = self.work()
+        found = []
+        for entry in self.entries:
+            problems: list[Problem] = []
+            case = work.read(entry.file, problems)
+            if case is None or problems:
+                raise InternalError(f"{work.display(entry.file)} changed since it was loaded")
+            found.append(case)
+        return tuple(found)
+
+    @cached_property
+    def digest(self) -> str:
+        """SPEC §6 ``corpus.digest`` (the audit computes the same as it goes)."""
+        streamed = CorpusDigest()
+        for case in self.cases:
+            streamed.add(case_item(case, [self.trials(case, v) for v in case.variants]))
+        return streamed.hexdigest()
+
+    @property
+    def fixture_digest(self) -> str:
+        return digest(sorted(case.baseline_digest for case in self.cases))
+
+    @cached_property
+    def identical(self) -> frozenset[tuple[str, str]]:
+        """``(case, variant)`` of every variant whose every trial equals its baseline."""
+        return frozenset(
+            (case.id, variant.id)
+            for case in self.cases
+            for variant in case.variants
+            if all(
+                trial.same_as(case.document, case.context) for trial in self.trials(case, variant)
+            )
+        )
+
+    def trials(self, case: Case, variant: Variant) -> list[Trial]:
+        """Build the trials of a variant again (they were validated at load)."""
+        return [build_trial(case.document, case.context, change)[0] for change in variant.trials]
+
+
+def _setup(
+    root: Path,
+    display: str,
+    definition: ContractDefinition | None,
+    allow_missing_rules: bool,
+    policy: ScoringPolicy,
+) -> WorkSetup:
+    rules = (
+        None
+        if definition is None
+        else {entry.rule.header.id: entry.rule.header.severity for entry in definition.entries}
+    )
+    return WorkSetup(
+        str(root), display, rules, allow_missing_rules, policy.catch_threshold, contract=None
+    )
+
+
+def _shippable(definition: ContractDefinition, source: Path | None) -> bytes | ContractFile:
+    """The contract as a worker receives it: pickled, else the file to load it from."""
+    try:
+        return pickle.dumps(definition)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        if source is None:
+            raise InternalError(
+                "the contract cannot be sent to worker processes; run with --jobs 1"
+            ) from None
+        return ContractFile(str(source.resolve()), definition.source, definition.digest)
 
 
 def _load_contract(
@@ -122,7 +190,37 @@ def _load_contract(
         return None
 
 
-def load_corpus(
+def _first_pass(
+    work: CaseWork, checks: list[tuple[str, CaseCheck]], problems: list[Problem]
+) -> list[CaseEntry]:
+    """Duplicate ids, then trial problems in case-id order (after every file's own problems)."""
+    kept: list[tuple[str, CaseCheck]] = []
+    first_file: dict[str, str] = {}
+    for file, check in checks:
+        problems.extend(check.problems)
+        if check.id is None or check.location is None:
+            continue
+        if check.id and check.id in first_file:
+            problems.append(
+                Problem(
+                    f"duplicate case id {check.id!r} (also in {first_file[check.id]})",
+                    check.location,
+                )
+            )
+            continue
+        first_file[check.id] = work.display(file)
+        kept.append((file, check))
+    kept.sort(key=lambda item: item[1].id or "")
+    entries = []
+    for file, check in kept:
+        problems.extend(check.trial_problems)
+        if check.fingerprint is not None and check.id is not None:
+            entries.append(CaseEntry(check.id, file, check.fingerprint, check.variants))
+    return entries
+
+
+def load_into(
+    pool: Pool[CaseWork],
     directory: Path,
     *,
     display: str | None = None,
@@ -130,42 +228,24 @@ def load_corpus(
     allow_missing_rules: bool = False,
     registry: Registry | None = None,
 ) -> Corpus:
-    """Load and validate a whole corpus; raise one :class:`InputError` listing every problem.
-
-    ``display`` is how DIR is named in messages (default: as given). ``contract``
-    overrides audit.yaml's ``contract:``. ``registry`` replaces the default rule
-    registry (tests and embedders with their own rule types).
-    """
+    """:func:`load_corpus` with the first pass in ``pool`` (started here if it is not yet)."""
     shown = display if display is not None else str(directory)
     if not directory.is_dir():
         raise InputError.at("the corpus folder does not exist (or is not a folder)", shown)
+    found = CaseReader(directory, shown, None, allow_missing_rules, []).case_files()
+    pool.start(len(found))
     problems: list[Problem] = []
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     definition = _load_contract(contract_path, contract_display, registry, problems)
-    rules = (
-        None
-        if definition is None
-        else {entry.rule.header.id: entry.rule.header.severity for entry in definition.entries}
+    setup = _setup(directory, shown, definition, allow_missing_rules, config.policy)
+    skip = os.path.realpath(contract_path) if contract_path is not None else None
+    files = [file for file, resolved in found if resolved != skip]
+    del found
+    work = CaseWork(setup, definition)
+    checks = list(
+        zip(files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: setup), strict=True)
     )
-    reader = CaseReader(directory, shown, rules, allow_missing_rules, problems)
-    skip = frozenset({contract_path.resolve()}) if contract_path is not None else frozenset()
-    cases: list[Case] = []
-    first_file: dict[str, str] = {}
-    for path, case_display in reader.case_files(skip):
-        case = reader.case(path, case_display)
-        if case is None:
-            continue
-        if case.id and case.id in first_file:
-            problems.append(
-                Problem(
-                    f"duplicate case id {case.id!r} (also in {first_file[case.id]})", case.location
-                )
-            )
-            continue
-        first_file[case.id] = case_display
-        cases.append(case)
-    cases.sort(key=lambda case: case.id)
-    corpus_digest, identical = _check_trials(cases, problems)
+    entries = _first_pass(work, checks, problems)
     if problems:
         raise InputError(problems)
     assert definition is not None  # a contract that failed to load left problems
@@ -173,10 +253,35 @@ def load_corpus(
         display=shown,
         config=config,
         contract=definition,
-        cases=tuple(cases),
-        digest=corpus_digest,
-        fixture_digest=digest(sorted(case.baseline_digest for case in cases)),
-        identical=identical,
+        entries=tuple(entries),
         allow_missing_rules=allow_missing_rules,
+        root=directory,
         contract_path=contract_path,
     )
+
+
+def load_corpus(
+    directory: Path,
+    *,
+    display: str | None = None,
+    contract: Path | None = None,
+    allow_missing_rules: bool = False,
+    registry: Registry | None = None,
+    jobs: int = 1,
+) -> Corpus:
+    """Load and validate a whole corpus; raise one :class:`InputError` listing every problem.
+
+    ``display`` is how DIR is named in messages (default: as given). ``contract``
+    overrides audit.yaml's ``contract:``. ``registry`` replaces the default rule
+    registry (tests and embedders with their own rule types). ``jobs`` processes
+    read the case files (this one included).
+    """
+    with Pool[CaseWork](jobs) as pool:
+        return load_into(
+            pool,
+            directory,
+            display=display,
+            contract=contract,
+            allow_missing_rules=allow_missing_rules,
+            registry=registry,
+        )

@@ -1,202 +1,151 @@
-"""Evaluating baselines and variants, in this process or in a pool of worker processes.
+"""Evaluating one case's baseline and trials, sharing text work between them.
 
-Work goes out in small batches and comes back in submission order, with a bounded
-number of batches in flight, so results are deterministic whatever ``jobs`` is and
-memory stays flat however large the corpus. Each worker gets the contract once, when
-it starts: the compiled contract itself when it can be pickled (so rule types from a
-custom registry travel too), else loaded again from its file — and then checked to
-have the parent's digest.
+The trials of a case are mostly the baseline with a claim, a fact or a few words
+changed, so most of their surfaces carry the very text the baseline has. A
+:class:`TextMemo` lives for one case and remembers what rules derive from a text
+alone — its normalized profiles, word tokens, token set, script share — so each
+distinct text is normalized and tokenized once per case instead of once per
+trial. Everything a rule computes from the context or its own parameters still
+runs for every trial.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import pickle
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
-from itertools import islice
-from pathlib import Path
-from types import TracebackType
-from typing import TypeVar
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from textcontract.audit._matching import TrialResult, control_trial, failed_trial, violation_trial
-from textcontract.audit._model import Change, Expectation, Relation
-from textcontract.audit._variants import build_trial
-from textcontract.contract import ContractDefinition, load_contract_file
-from textcontract.engine import evaluate
-from textcontract.errors import InternalError
-from textcontract.model import Context, Document
+from textcontract.audit._matching import (
+    TrialResult,
+    control_trial,
+    failed_trial,
+    violation_trial,
+)
+from textcontract.audit._model import Expectation, Relation
+from textcontract.audit._variants import Trial
+from textcontract.contract import ContractDefinition
+from textcontract.engine import run_rule
+from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
+from textcontract.rules import Subject
+from textcontract.text import Profile, ScriptShare
 
-__all__ = ["BaselineTask", "Evaluator", "VariantTask", "evaluate_baseline", "evaluate_variant"]
-
-T = TypeVar("T")
-R = TypeVar("R")
-
-_BATCH = 8
-"""Variants per message to a worker: fewer round trips, still fine-grained."""
-_IN_FLIGHT_PER_JOB = 4
-"""Batches queued per worker: enough to keep workers busy, few enough to bound memory."""
+__all__ = ["Judgement", "TextMemo", "baseline_clean", "check_trial", "evaluate_trials"]
 
 
-@dataclass(frozen=True)
-class BaselineTask:
-    document: Document
-    context: Context
+class TextMemo:
+    """Per-text results shared by the check runs of one case (pure functions of the text)."""
+
+    __slots__ = ("histories", "normalized", "shares", "token_sets", "tokens", "unsupported")
+
+    def __init__(self) -> None:
+        self.normalized: dict[tuple[str, Profile], str] = {}
+        self.tokens: dict[str, tuple[str, ...]] = {}
+        self.token_sets: dict[str, frozenset[str]] = {}
+        self.shares: dict[str, ScriptShare] = {}
+        self.unsupported: dict[str, ScriptShare | None] = {}
+        self.histories: dict[tuple[str, ...], dict[tuple[str, ...], int]] = {}
 
 
-@dataclass(frozen=True)
-class VariantTask:
-    """Everything needed to evaluate one variant's trials, away from the corpus."""
+class _MemoSubject(Subject):
+    """A :class:`Subject` that looks each text up in the case's memo before deriving it."""
 
-    relation: Relation
-    expect: tuple[Expectation, ...]
-    document: Document
-    context: Context
-    changes: tuple[Change, ...]
+    __slots__ = ("_memo",)
+
+    def __init__(self, document: Document, context: Context, memo: TextMemo) -> None:
+        super().__init__(document, context)
+        self._memo = memo
+
+    def normalized(self, surface: Surface, profile: Profile) -> str:
+        key = (surface.text, profile)
+        found = self._memo.normalized.get(key)
+        if found is None:
+            found = self._memo.normalized[key] = super().normalized(surface, profile)
+        return found
+
+    def tokens(self, surface: Surface) -> tuple[str, ...]:
+        found = self._memo.tokens.get(surface.text)
+        if found is None:
+            found = self._memo.tokens[surface.text] = super().tokens(surface)
+        return found
+
+    def token_set(self, surface: Surface) -> frozenset[str]:
+        found = self._memo.token_sets.get(surface.text)
+        if found is None:
+            found = self._memo.token_sets[surface.text] = super().token_set(surface)
+        return found
+
+    def script_share(self, surface: Surface) -> ScriptShare:
+        found = self._memo.shares.get(surface.text)
+        if found is None:
+            found = self._memo.shares[surface.text] = super().script_share(surface)
+        return found
+
+    def unsupported_share(self, surface: Surface) -> ScriptShare | None:
+        memo = self._memo.unsupported
+        if surface.text not in memo:
+            memo[surface.text] = super().unsupported_share(surface)
+        return memo[surface.text]
+
+    def history_index(self) -> dict[tuple[str, ...], int]:
+        key = self.context.history
+        found = self._memo.histories.get(key)
+        if found is None:
+            found = self._memo.histories[key] = super().history_index()
+        return found
 
 
-def evaluate_baseline(definition: ContractDefinition, task: BaselineTask) -> bool:
-    """Whether a baseline is accepted and complete (an exception here is not caught)."""
-    report = evaluate(definition, task.document, task.context)
-    return report.accepted and report.complete
+class Judgement(NamedTuple):
+    """The checks of one run and what the report would say of them (no digests taken)."""
+
+    checks: tuple[Check, ...]
+    accepted: bool
+    complete: bool
 
 
-def evaluate_variant(definition: ContractDefinition, task: VariantTask) -> tuple[TrialResult, ...]:
+def check_trial(
+    definition: ContractDefinition, document: Document, context: Context, memo: TextMemo
+) -> Judgement:
+    """What ``engine.evaluate`` decides, without the report's input digests the audit never reads.
+
+    Every rule runs isolated by :func:`run_rule`, exactly as in a ``check``.
+    """
+    subject = _MemoSubject(document, context, memo)
+    checks: list[Check] = []
+    for rule in definition.rules:
+        checks.extend(run_rule(rule, subject))
+    found = tuple(checks)
+    return Judgement(found, is_accepted(found, definition.policy), is_complete(found))
+
+
+def baseline_clean(
+    definition: ContractDefinition, document: Document, context: Context, memo: TextMemo
+) -> bool:
+    """Whether a baseline is accepted and complete (an exception here is not caught: exit 3)."""
+    judged = check_trial(definition, document, context, memo)
+    return judged.accepted and judged.complete
+
+
+def evaluate_trials(
+    definition: ContractDefinition,
+    relation: Relation,
+    expect: tuple[Expectation, ...],
+    trials: Sequence[Trial],
+    memo: TextMemo,
+) -> tuple[TrialResult, ...]:
     """Every trial of a variant, each reduced at once to what the figures need.
 
     An exception raised while evaluating a trial outside any rule (rules are
-    isolated by the engine) makes that trial ``infrastructure-error``; the others go on.
+    isolated by :func:`run_rule`) makes that trial ``infrastructure-error``; the
+    others go on.
     """
     results = []
-    for index, change in enumerate(task.changes):
-        trial, _ = build_trial(task.document, task.context, change)
+    for index, trial in enumerate(trials):
         try:
-            report = evaluate(definition, trial.document, trial.context)
-            _ = report.accepted, report.complete
+            judged = check_trial(definition, trial.document, trial.context, memo)
         except Exception:  # the engine isolates rules; anything else spoils only this trial
-            results.append(failed_trial(index, task.relation, len(task.expect)))
+            results.append(failed_trial(index, relation, len(expect)))
             continue
-        if task.relation is Relation.VIOLATION:
-            results.append(violation_trial(index, report, task.expect))
+        if relation is Relation.VIOLATION:
+            results.append(violation_trial(index, judged, expect))
         else:
-            results.append(control_trial(index, report))
+            results.append(control_trial(index, judged))
     return tuple(results)
-
-
-# -- worker processes ------------------------------------------------------------------------
-
-_WORKER: dict[str, ContractDefinition] = {}
-"""The contract of a worker process, set once by the pool initializer (never in the parent)."""
-
-
-@dataclass(frozen=True)
-class _ContractFile:
-    """Where a worker loads the contract from when it cannot be pickled, and its digest."""
-
-    path: str
-    display: str
-    digest: str
-
-
-def _start_worker(contract: bytes | _ContractFile) -> None:
-    if isinstance(contract, bytes):
-        _WORKER["definition"] = pickle.loads(contract)
-        return
-    definition = load_contract_file(Path(contract.path), contract.display)
-    if definition.digest != contract.digest:
-        raise InternalError(
-            f"a worker loaded {contract.display} with another digest ({definition.digest}); "
-            "was the file changed, or does the contract need a custom rule registry? "
-            "run with --jobs 1"
-        )
-    _WORKER["definition"] = definition
-
-
-def _shippable(definition: ContractDefinition, source: Path | None) -> bytes | _ContractFile:
-    """The contract as a worker receives it: pickled, else the file to load it from."""
-    try:
-        return pickle.dumps(definition)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        if source is None:
-            raise InternalError(
-                "the contract cannot be sent to worker processes; run with --jobs 1"
-            ) from None
-        return _ContractFile(str(source.resolve()), definition.source, definition.digest)
-
-
-def _baselines(batch: Sequence[BaselineTask]) -> list[bool]:
-    definition = _WORKER["definition"]
-    return [evaluate_baseline(definition, task) for task in batch]
-
-
-def _variants(batch: Sequence[VariantTask]) -> list[tuple[TrialResult, ...]]:
-    definition = _WORKER["definition"]
-    return [evaluate_variant(definition, task) for task in batch]
-
-
-def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    iterator = iter(items)
-    while batch := list(islice(iterator, size)):
-        yield batch
-
-
-class Evaluator:
-    """Evaluates tasks in order, in-process (``jobs == 1``) or in ``jobs`` worker processes."""
-
-    def __init__(
-        self, definition: ContractDefinition, jobs: int = 1, source: Path | None = None
-    ) -> None:
-        if jobs < 1:
-            raise ValueError("jobs must be at least 1")
-        self.definition = definition
-        self.jobs = jobs
-        self.source = source
-        self._pool: ProcessPoolExecutor | None = None
-
-    def __enter__(self) -> Evaluator:
-        if self.jobs > 1:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.jobs,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(_shippable(self.definition, self.source),),
-            )
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=error is not None)
-            self._pool = None
-
-    def baselines(self, tasks: Iterable[BaselineTask]) -> Iterator[bool]:
-        if self._pool is None:
-            return (evaluate_baseline(self.definition, task) for task in tasks)
-        return self._ordered(self._pool, _baselines, tasks)
-
-    def variants(self, tasks: Iterable[VariantTask]) -> Iterator[tuple[TrialResult, ...]]:
-        if self._pool is None:
-            return (evaluate_variant(self.definition, task) for task in tasks)
-        return self._ordered(self._pool, _variants, tasks)
-
-    def _ordered(
-        self,
-        pool: ProcessPoolExecutor,
-        work: Callable[[Sequence[T]], list[R]],
-        tasks: Iterable[T],
-    ) -> Iterator[R]:
-        """Results in task order, with at most ``jobs * 4`` batches queued at a time."""
-        pending: deque[Future[list[R]]] = deque()
-        limit = self.jobs * _IN_FLIGHT_PER_JOB
-        for batch in _batched(tasks, _BATCH):
-            pending.append(pool.submit(work, batch))
-            if len(pending) >= limit:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()

@@ -5,6 +5,7 @@ Undefined figures are ``None`` (JSON ``null``), never 0, and never meet a thresh
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -93,14 +94,27 @@ def preserve_verdict(trials: Sequence[TrialResult]) -> VariantVerdict:
     raise AssertionError("a variant with no unclean trial is preserved")  # pragma: no cover
 
 
+_Z95 = 1.959963984540054
+"""``scipy.special.ndtri(0.975)``: the normal quantile of a two-sided 95% interval."""
+
+
 def wilson_interval(successes: int, total: int) -> tuple[float, float] | None:
-    """The 95% Wilson score interval of ``successes / total``; ``None`` when total is 0."""
+    """The 95% Wilson score interval of ``successes / total``; ``None`` when total is 0.
+
+    The arithmetic is scipy's ``binomtest(k, n).proportion_ci(method="wilson")`` step
+    for step (Newcombe 1998), so the floats are the same bits; importing scipy for it
+    cost an audit 0.6 s and 64 MiB.
+    """
     if total == 0:
         return None
-    from scipy.stats import binomtest  # imported here: scipy is slow to import
-
-    interval = binomtest(successes, total).proportion_ci(confidence_level=0.95, method="wilson")
-    return float(interval.low), float(interval.high)
+    p = successes / total
+    z2 = _Z95**2
+    denominator = 2 * (total + z2)
+    center = (2 * total * p + z2) / denominator
+    delta = _Z95 / denominator * math.sqrt(4 * total * p * (1 - p) + z2)
+    low = 0.0 if successes == 0 else center - delta
+    high = 1.0 if successes == total else center + delta
+    return low, high
 
 
 @dataclass(frozen=True)

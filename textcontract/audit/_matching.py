@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 from textcontract.audit._model import Expectation, Relation
-from textcontract.model import Check, Report, Status
+from textcontract.model import Check, Status
 from textcontract.strength import OutcomeState
 
 __all__ = [
     "CLEAN_CONTROL_ORACLE",
     "ExpectedStatus",
+    "Judged",
     "TrialResult",
     "control_trial",
     "failed_trial",
@@ -35,6 +37,19 @@ class ExpectedStatus(StrEnum):
     UNDETERMINED = "undetermined"
     SATISFIED = "satisfied"
     ABSENT = "absent"
+
+
+class Judged(Protocol):
+    """What matching reads of a check run: a :class:`~textcontract.model.Report` has it."""
+
+    @property
+    def checks(self) -> Sequence[Check]: ...
+
+    @property
+    def accepted(self) -> bool: ...
+
+    @property
+    def complete(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -107,7 +122,7 @@ def _violation_state(
     return OutcomeState.MISSED
 
 
-def violation_trial(index: int, report: Report, expect: Sequence[Expectation]) -> TrialResult:
+def violation_trial(index: int, report: Judged, expect: Sequence[Expectation]) -> TrialResult:
     """A violation's trial: caught, oracle-error, unreached, not-applicable or missed."""
     checks = _Checks(report.checks)
     statuses = tuple(checks.status(expectation) for expectation in expect)
@@ -121,7 +136,7 @@ def violation_trial(index: int, report: Report, expect: Sequence[Expectation]) -
     )
 
 
-def control_trial(index: int, report: Report) -> TrialResult:
+def control_trial(index: int, report: Judged) -> TrialResult:
     """A valid variation's trial: passed-clean-control iff accepted and complete."""
     clean = report.accepted and report.complete
     return TrialResult(

@@ -19,11 +19,38 @@ class Trial:
     context: Context
 
     def same_as(self, document: Document, context: Context) -> bool:
-        """Equal canonical forms (so ``1`` → ``1.0`` is a difference)."""
-        return self.document.digest == document.digest and self.context.digest == context.digest
+        """Equal canonical forms (so ``1`` → ``1.0`` is a difference), without digesting them."""
+        return _same_json(self.document.to_json(), document.to_json()) and _same_json(
+            self.context.to_json(), context.to_json()
+        )
 
     def to_json(self) -> dict[str, object]:
         return {"document": self.document.to_json(), "context": self.context.to_json()}
+
+
+def _same_json(first: object, second: object) -> bool:
+    """Whether two JSON values have one canonical JSON form (SPEC §3): types count, key order not.
+
+    ``1``, ``1.0`` and ``True`` differ, as ``0.0`` and ``-0.0`` do (floats are compared
+    by their canonical text, ``repr``).
+    """
+    if isinstance(first, dict):
+        return (
+            isinstance(second, dict)
+            and first.keys() == second.keys()
+            and all(_same_json(value, second[key]) for key, value in first.items())
+        )
+    if isinstance(first, list | tuple):
+        return (
+            isinstance(second, list | tuple)
+            and len(first) == len(second)
+            and all(map(_same_json, first, second))
+        )
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, float):
+        return repr(first) == repr(second)
+    return first == second
 
 
 def _edit_surfaces(document: Document, change: Change, problems: list[Problem]) -> Document:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Iterator, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from io import StringIO
@@ -11,17 +13,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from textcontract.audit import AuditResult, load_corpus, run_audit
+from textcontract.audit import AuditResult, audit_directory
 from textcontract.audit import Progress as ProgressCallback
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
 from textcontract.cli._output import emit, plain_console, terminal_console, write_atomic
 from textcontract.errors import InputError
 from textcontract.formats.audit_json import render_audit_json
-from textcontract.formats.audit_text import render_audit_text
 
 __all__ = ["AuditFormat", "register", "run_audit_command", "write_files"]
 
@@ -41,7 +40,7 @@ class AuditFormat(StrEnum):
     json = "json"
 
 
-def write_files(folder: Path, files: Sequence[tuple[str, dict[str, Any]]]) -> None:
+def write_files(folder: Path, files: Iterable[tuple[str, dict[str, Any]]]) -> None:
     """Write ``(relative path, JSON value)`` pairs under ``folder``, each atomically."""
     for relative, value in files:
         target = folder / relative
@@ -60,6 +59,10 @@ def _progress_bar() -> Iterator[ProgressCallback | None]:
     if not sys.stderr.isatty():
         yield None
         return
+    # rich is imported on use: a JSON audit into a file or a pipe never needs it
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     bar = Progress(
         TextColumn("auditing"),
         BarColumn(),
@@ -76,11 +79,41 @@ def _progress_bar() -> Iterator[ProgressCallback | None]:
         yield advance
 
 
+@contextmanager
+def _atomic_text(path: Path) -> Iterator[Any]:
+    """A text stream on a temporary file beside ``path``, renamed over it when all went well.
+
+    The streaming twin of ``write_atomic``: the report of a large corpus is written
+    piece by piece instead of being held whole.
+    """
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError.at(
+            f"cannot write output: folder {str(folder)!r} does not exist", str(path)
+        )
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def _render(result: AuditResult, output_format: AuditFormat, output: Path | None) -> None:
-    checks = [check.to_json() for check in result.thresholds]
     if output_format is AuditFormat.json:
-        emit(render_audit_json(result.report), output)
-    elif output is not None:
+        if output is not None:
+            with _atomic_text(output) as stream:
+                result.write_json(stream.write)
+        else:
+            result.write_json(sys.stdout.write)
+            sys.stdout.flush()
+        return
+    from textcontract.formats.audit_text import render_audit_text  # imports rich
+
+    checks = [check.to_json() for check in result.thresholds]
+    if output is not None:
         buffer = StringIO()
         render_audit_text(result.report, plain_console(buffer), checks)
         emit(buffer.getvalue(), output)
@@ -101,15 +134,16 @@ def run_audit_command(
     jobs: int = 1,
     allow_missing_rules: bool = False,
 ) -> int:
-    corpus = load_corpus(
-        directory,
-        display=str(directory),
-        contract=contract,
-        allow_missing_rules=allow_missing_rules,
-    )
-    thresholds = corpus.thresholds.overridden(min_detection, min_preservation)
     with _progress_bar() as progress:
-        result = run_audit(corpus, jobs=jobs, thresholds=thresholds, progress=progress)
+        result = audit_directory(
+            directory,
+            contract=contract,
+            jobs=jobs,
+            allow_missing_rules=allow_missing_rules,
+            detection=min_detection,
+            preservation=min_preservation,
+            progress=progress,
+        )
     _render(result, output_format, output)
     if artifacts is not None:
         write_files(artifacts, result.artifacts())
@@ -149,7 +183,10 @@ def register(app: typer.Typer) -> None:
             typer.Option("--min-preservation", min=0.0, max=1.0, help="Minimum preservation rate."),
         ] = None,
         jobs: Annotated[
-            int, typer.Option("--jobs", "-j", min=1, help="Worker processes for evaluation.")
+            int,
+            typer.Option(
+                "--jobs", "-j", min=1, help="Processes that read and evaluate (this one included)."
+            ),
         ] = 1,
         allow_missing_rules: Annotated[
             bool,

@@ -53,9 +53,14 @@ from textcontract.strength._reduce import (
     is_caught,
     reduce_trials,
 )
-from textcontract.strength._score import StrengthResult, score_probes
+from textcontract.strength._score import StrengthResult, probe_entry_json, score_probes
 from textcontract.strength._states import OutcomeState, ProbeClass, StateGroup
-from textcontract.strength._vector import ClassStrength, StrengthVector, build_strength_vector
+from textcontract.strength._vector import (
+    ClassStrength,
+    StrengthVector,
+    build_strength_vector,
+    denominator_sentence,
+)
 from textcontract.strength._verdict import Verdict, VerdictReason, VerdictValue, ladder_verdict
 
 __all__ = [
@@ -101,6 +106,7 @@ __all__ = [
     "compare",
     "contradictions",
     "control_preserved",
+    "denominator_sentence",
     "evidence_artifact",
     "floors_met",
     "is_caught",
@@ -112,6 +118,7 @@ __all__ = [
     "parse_audit_strength",
     "parse_probe",
     "parse_record",
+    "probe_entry_json",
     "reduce_trials",
     "score_probes",
     "score_records",

@@ -1,0 +1,278 @@
+"""The work done per case file, in any process: validate it, and later audit it.
+
+An audit reads each case file twice. The first pass (:func:`check_case`) parses
+and validates it and builds every trial, keeping only the problems and a
+fingerprint — the digest of the case's canonical form, trials resolved. Only
+when every case of the corpus is valid does the second pass (:func:`audit_case`)
+read it again, build the same trials, check that the fingerprint is the same
+(else a file changed during the audit), and evaluate. So the audit never holds
+more than one case's documents at a time, and both passes can run in workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+from textcontract.audit._cases import CaseReader
+from textcontract.audit._config import join_display
+from textcontract.audit._evaluation import TextMemo, baseline_clean, evaluate_trials
+from textcontract.audit._figures import ExcludedReason, preserve_verdict, violation_verdict
+from textcontract.audit._model import Case, Relation, Validity, Variant
+from textcontract.audit._records import CaseRecord, Counted, Labels, VariantRecord
+from textcontract.audit._strength import probe_trials
+from textcontract.audit._variants import Trial, build_trial
+from textcontract.canonical import canonical_json
+from textcontract.contract import ContractDefinition, load_contract_file
+from textcontract.errors import InternalError, Location, Problem
+from textcontract.model import Severity
+from textcontract.strength import reduce_trials
+
+__all__ = [
+    "CaseCheck",
+    "CaseEntry",
+    "CaseOutcome",
+    "CaseWork",
+    "ContractFile",
+    "WorkSetup",
+    "audit_case",
+    "case_item",
+    "check_case",
+]
+
+
+@dataclass(frozen=True)
+class ContractFile:
+    """Where a worker loads the contract from when it cannot be pickled, and its digest."""
+
+    path: str
+    display: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class WorkSetup:
+    """What every process needs to read and audit cases.
+
+    It goes along with every batch sent to a worker, which makes its :class:`CaseWork`
+    from it once per pass (the contract is unpickled once).
+    """
+
+    root: str
+    display: str
+    rules: dict[str, Severity] | None
+    """Rule id → severity (``None`` when the contract did not load: no rule is checked)."""
+    allow_missing_rules: bool
+    catch_threshold: float
+    contract: bytes | ContractFile | None
+    """The pickled contract, else its file; ``None`` when it did not load."""
+
+    def __call__(self) -> CaseWork:
+        return CaseWork(self)
+
+
+class CaseWork:
+    """One process's state: how to read cases, and the contract (loaded on first use)."""
+
+    def __init__(self, setup: WorkSetup, definition: ContractDefinition | None = None) -> None:
+        self.setup = setup
+        self._definition = definition
+
+    @property
+    def definition(self) -> ContractDefinition:
+        if self._definition is None:
+            self._definition = _receive(self.setup.contract)
+        return self._definition
+
+    def reader(self, problems: list[Problem]) -> CaseReader:
+        setup = self.setup
+        return CaseReader(
+            Path(setup.root), setup.display, setup.rules, setup.allow_missing_rules, problems
+        )
+
+    def display(self, file: str) -> str:
+        """How a case file (relative to the corpus folder) is named in messages."""
+        return join_display(self.setup.display, file)
+
+    def read(self, file: str, problems: list[Problem]) -> Case | None:
+        """The case in ``file`` (relative to the corpus folder); problems go to ``problems``."""
+        return self.reader(problems).case(Path(self.setup.root, file), self.display(file))
+
+    def severity(self, variant: Variant) -> Severity:
+        """Declared, else the highest severity among the expected rules present, else medium."""
+        if variant.severity is not None:
+            return variant.severity
+        rules = self.setup.rules or {}
+        present = [rules[e.rule] for e in variant.expect if e.rule in rules]
+        return max(present, default=Severity.MEDIUM)
+
+
+def _receive(contract: bytes | ContractFile | None) -> ContractDefinition:
+    if contract is None:
+        raise InternalError("no contract to evaluate with")
+    if isinstance(contract, bytes):
+        definition: ContractDefinition = pickle.loads(contract)
+        return definition
+    definition = load_contract_file(Path(contract.path), contract.display)
+    if definition.digest != contract.digest:
+        raise InternalError(
+            f"a worker loaded {contract.display} with another digest ({definition.digest}); "
+            "was the file changed, or does the contract need a custom rule registry? "
+            "run with --jobs 1"
+        )
+    return definition
+
+
+@dataclass(frozen=True, slots=True)
+class CaseCheck:
+    """The first pass over one case file: what is wrong with it, else its fingerprint."""
+
+    id: str | None
+    """``None`` when the file could not be read as a case at all."""
+    location: Location | None
+    problems: tuple[Problem, ...]
+    trial_problems: tuple[Problem, ...]
+    """Problems found building trials (reported after every file's own problems)."""
+    fingerprint: bytes | None
+    """The SHA-256 of :func:`case_item`; ``None`` when there were problems."""
+    variants: int
+
+
+@dataclass(frozen=True, slots=True)
+class CaseEntry:
+    """A validated case, as the corpus keeps it until the second pass reads it again."""
+
+    id: str
+    file: str
+    """The case file, relative to the corpus folder."""
+    fingerprint: bytes
+    variants: int
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """The second pass over one case: its records and its parts of the corpus digests."""
+
+    record: CaseRecord
+    item: bytes
+    """The case's canonical form, trials resolved: one item of the corpus digest's list."""
+    baseline_digest: str
+
+
+def _build(case: Case, problems: list[Problem]) -> list[list[Trial]]:
+    """Every trial of every variant, in order; what is wrong with a change goes to ``problems``."""
+    built = []
+    for variant in case.variants:
+        trials = []
+        for change in variant.trials:
+            trial, found = build_trial(case.document, case.context, change)
+            problems.extend(found)
+            trials.append(trial)
+        built.append(trials)
+    return built
+
+
+def case_item(case: Case, trials: list[list[Trial]]) -> bytes:
+    """SPEC §6: a case in the corpus digest, every variant's trials resolved (canonical JSON)."""
+    return canonical_json(
+        {
+            "id": case.id,
+            "group": case.group,
+            "baseline": {"document": case.document.to_json(), "context": case.context.to_json()},
+            "variants": [
+                {**variant.labels_json(), "trials": [trial.to_json() for trial in built]}
+                for variant, built in zip(case.variants, trials, strict=True)
+            ],
+        }
+    )
+
+
+def _fingerprint(item: bytes) -> bytes:
+    return hashlib.sha256(item).digest()
+
+
+def check_case(work: CaseWork, file: str) -> CaseCheck:
+    """First pass: parse and validate a case file and build every trial."""
+    problems: list[Problem] = []
+    case = work.read(file, problems)
+    if case is None:
+        return CaseCheck(None, None, tuple(problems), (), None, 0)
+    trial_problems: list[Problem] = []
+    trials = _build(case, trial_problems)
+    fingerprint = None
+    if not problems and not trial_problems:
+        fingerprint = _fingerprint(case_item(case, trials))
+    return CaseCheck(
+        case.id,
+        case.location,
+        tuple(problems),
+        tuple(trial_problems),
+        fingerprint,
+        len(case.variants),
+    )
+
+
+def _label_exclusion(variant: Variant) -> ExcludedReason | None:
+    if variant.validity is Validity.EQUIVALENT:
+        return ExcludedReason.EQUIVALENT
+    if variant.validity is Validity.UNREVIEWED:
+        return ExcludedReason.UNREVIEWED
+    return None
+
+
+def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
+    return InternalError(
+        f"{work.display(entry.file)} (or a file it names) changed while it was audited; "
+        "run the audit again"
+    )
+
+
+def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
+    """Second pass: rebuild a validated case's trials and evaluate its eligible variants.
+
+    Eligibility in SPEC order: label, then invalid baseline (the baseline is
+    evaluated only when the case has a ``valid`` variant), then identical trials.
+    """
+    problems: list[Problem] = []
+    case = work.read(entry.file, problems)
+    if case is None or problems:
+        raise _changed(work, entry)
+    trials = _build(case, problems)
+    item = case_item(case, trials)
+    if problems or _fingerprint(item) != entry.fingerprint:
+        raise _changed(work, entry)
+    definition = work.definition
+    memo = TextMemo()
+    clean: bool | None = None
+    records = []
+    for variant, built in zip(case.variants, trials, strict=True):
+        labels = Labels(
+            variant.relation,
+            variant.probe_class,
+            variant.family,
+            work.severity(variant),
+            variant.canary,
+            variant.expect,
+        )
+        reason = _label_exclusion(variant)
+        if reason is None:
+            if clean is None:
+                clean = baseline_clean(definition, case.document, case.context, memo)
+            if not clean:
+                reason = ExcludedReason.INVALID_BASELINE
+        if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
+            reason = ExcludedReason.IDENTICAL
+        if reason is not None:
+            records.append(VariantRecord(variant.id, labels, reason))
+            continue
+        results = evaluate_trials(definition, variant.relation, variant.expect, built, memo)
+        states = tuple(result.state for result in results)
+        if variant.relation is Relation.VIOLATION:
+            reduced = reduce_trials(probe_trials("", labels, states), work.setup.catch_threshold)
+            verdict = violation_verdict(results, reduced)
+        else:
+            verdict = preserve_verdict(results)
+        records.append(VariantRecord(variant.id, labels, Counted(verdict, states)))
+    return CaseOutcome(CaseRecord(case.id, tuple(records)), item, case.baseline_digest)

@@ -1,0 +1,171 @@
+"""Per-case work done in order, in this process and in worker processes.
+
+``--jobs N`` means N processes work: this one and N - 1 spawned workers. This
+process does not just wait for results: whenever the oldest batch sent to a
+worker is still running, it works through the next batch itself. So a worker's
+start-up (an interpreter, the imports, the contract) overlaps useful work, and
+two jobs keep two cores busy even while this process merges results.
+
+Work goes out in batches (fewer round trips), at most a few per worker in
+flight; results come back in submission order whoever computed them, so the
+outcome is the same whatever ``jobs`` is. Below :data:`MIN_ITEMS_FOR_WORKERS`
+items no worker is started: spawning one costs more than it would save.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+from types import TracebackType
+from typing import Any, Generic, TypeVar
+
+__all__ = ["MIN_ITEMS_FOR_WORKERS", "Pool"]
+
+S = TypeVar("S")
+T = TypeVar("T")
+R = TypeVar("R")
+
+MIN_ITEMS_FOR_WORKERS = 32
+"""Fewer cases than this are audited in this process alone, whatever ``jobs`` is."""
+_IN_FLIGHT_PER_WORKER = 4
+"""Batches queued per worker, so that it never waits for this process to send the next."""
+_BACKLOG = 32
+"""Finished batches of this process held behind a running one, at most (bounds memory)."""
+
+_STATE: dict[str, Any] = {}
+"""A worker's state (``"state"``) and the setup it was made from (``"setup"``); never set in
+this process. A batch brings its setup along; a worker makes its state again only when
+the setup differs from the last one (once per pass)."""
+
+
+def _warm_up() -> None:
+    """Sent once per worker as soon as the pool starts, so that it boots while this
+    process still reads the configuration and the contract."""
+
+
+def _run_batch(setup: Callable[[], Any], work: Callable[[Any, T], R], batch: list[T]) -> list[R]:
+    if _STATE.get("setup") != setup:
+        _STATE["setup"] = setup
+        _STATE["state"] = setup()
+    state = _STATE["state"]
+    return [work(state, item) for item in batch]
+
+
+def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+class Pool(Generic[S]):
+    """Maps per-item work over items, in order, with ``jobs`` processes (this one included).
+
+    Each process has a state of type ``S`` for the work of one :meth:`map`. Work
+    functions are called as ``work(state, item)`` and must be module-level
+    (picklable) functions.
+    """
+
+    def __init__(self, jobs: int = 1) -> None:
+        if jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        self.jobs = jobs
+        self.started = False
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def workers(self) -> int:
+        """Worker processes running (0 when everything is done in this process)."""
+        return 0 if self._executor is None else self.jobs - 1
+
+    def start(self, items: int) -> None:
+        """Start the workers if ``items`` are enough to need them (only the first call counts)."""
+        if self.started:
+            return
+        self.started = True
+        if self.jobs > 1 and items >= MIN_ITEMS_FOR_WORKERS:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.jobs - 1, mp_context=multiprocessing.get_context("spawn")
+            )
+            for _ in range(self.workers):
+                self._executor.submit(_warm_up)
+
+    def __enter__(self) -> Pool[S]:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=error is not None)
+            self._executor = None
+
+    def map(
+        self,
+        work: Callable[[S, T], R],
+        items: Iterable[T],
+        batch: int,
+        local: S,
+        setup: Callable[[], Callable[[], S]],
+    ) -> Iterator[R]:
+        """``work(state, item)`` for every item, results in item order.
+
+        This process works with the state ``local``; ``setup()`` — called only when
+        there are workers — gives the picklable callable that makes a worker's.
+        """
+        if not self.started:
+            raise RuntimeError("start the pool first")
+        if self._executor is None:
+            for item in items:
+                yield work(local, item)
+            return
+        executor, shipped = self._executor, setup()
+        limit = self.workers * _IN_FLIGHT_PER_WORKER
+        pending: deque[_Sent[T, R] | list[R]] = deque()
+        for chunk in _batched(items, batch):
+            running = sum(1 for entry in pending if isinstance(entry, _Sent) and entry.in_flight)
+            if running < limit:
+                pending.append(_Sent(executor.submit(_run_batch, shipped, work, chunk), chunk))
+            else:
+                pending.append([work(local, item) for item in chunk])
+            while pending and (len(pending) > _BACKLOG or _ready(pending[0])):
+                yield from _results(pending.popleft())
+        # Nothing left to hand out: take back the batches no worker has started yet.
+        for index in range(len(pending) - 1, -1, -1):
+            entry = pending[index]
+            if isinstance(entry, _Sent) and entry.future.cancel():
+                pending[index] = [work(local, item) for item in entry.chunk]
+        while pending:
+            yield from _results(pending.popleft())
+
+    def finish(self) -> None:
+        """No more work: let the workers exit while this process goes on (``__exit__`` waits)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+
+
+class _Sent(Generic[T, R]):
+    """A batch handed to the workers, kept so that it can be taken back before it starts."""
+
+    __slots__ = ("chunk", "future")
+
+    def __init__(self, future: Future[list[R]], chunk: list[T]) -> None:
+        self.future = future
+        self.chunk = chunk
+
+    @property
+    def in_flight(self) -> bool:
+        return not self.future.done()
+
+
+def _ready(entry: _Sent[T, R] | list[R]) -> bool:
+    return not isinstance(entry, _Sent) or entry.future.done()
+
+
+def _results(entry: _Sent[T, R] | list[R]) -> list[R]:
+    return entry.future.result() if isinstance(entry, _Sent) else entry

@@ -1,0 +1,156 @@
+"""The report's strength block, added up one admitted probe at a time.
+
+``strength.score_probes`` scores a list of probes it holds all at once; the audit
+instead folds each probe, in probe-id order, into running counts: the per-class
+vector, the verdict reasons, the unreached oracles and the comparability key
+(hashed as it goes). The figures are the strength scorer's own — each probe is
+reduced and put on the verdict ladder by its functions — only never all at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from typing import Any
+
+from textcontract.audit._model import Relation
+from textcontract.audit._records import Counted, Labels
+from textcontract.canonical import canonical_json
+from textcontract.strength import (
+    ClassStrength,
+    CoverageGap,
+    OutcomeState,
+    Probe,
+    ProbeClass,
+    ProbeRole,
+    ProbeTrials,
+    ReducedOutcome,
+    ScoringPolicy,
+    StrengthVector,
+    TrialOutcome,
+    Verdict,
+    VerdictReason,
+    denominator_sentence,
+    ladder_verdict,
+    probe_entry_json,
+    reduce_trials,
+)
+
+__all__ = ["ProbeSummary", "StrengthTally", "probe_trials"]
+
+_CACHE_LIMIT = 4096
+"""Distinct (labels, result) summaries kept; real corpora repeat a few, this bounds the rest."""
+
+
+def probe_trials(probe_id: str, labels: Labels, states: tuple[OutcomeState, ...]) -> ProbeTrials:
+    """A counted variant as the strength scorer sees it: trial ``i`` has ``states[i]``."""
+    probe = Probe(
+        probe_id,
+        labels.probe_class,
+        labels.severity,
+        labels.canary,
+        clean_control=labels.relation is Relation.PRESERVE,
+    )
+    oracle = labels.oracle
+    return ProbeTrials(
+        probe, tuple(TrialOutcome(index, oracle, state) for index, state in enumerate(states))
+    )
+
+
+@dataclass(frozen=True)
+class ProbeSummary:
+    """What one probe contributes, whatever its id (``trials`` and ``reduced`` name none)."""
+
+    trials: ProbeTrials
+    reduced: ReducedOutcome
+    reasons: frozenset[VerdictReason]
+
+    def named(self, probe_id: str) -> tuple[ProbeTrials, ReducedOutcome]:
+        probe = replace(self.trials.probe, probe_id=probe_id)
+        return ProbeTrials(probe, self.trials.outcomes), replace(self.reduced, probe_id=probe_id)
+
+    def entry_json(self, probe_id: str) -> dict[str, Any]:
+        """The probe's entry in ``strength.probes``."""
+        return probe_entry_json(*self.named(probe_id))
+
+
+class _Counts:
+    __slots__ = ("caught", "eligible", "exercised", "trials")
+
+    def __init__(self) -> None:
+        self.eligible = self.caught = self.exercised = self.trials = 0
+
+
+class StrengthTally:
+    """Adds admitted probes up; :meth:`add` them in probe-id order."""
+
+    def __init__(self, policy: ScoringPolicy) -> None:
+        self.policy = policy
+        self._summaries: dict[tuple[Labels, Counted], ProbeSummary] = {}
+        self._classes = {probe_class: _Counts() for probe_class in ProbeClass}
+        self._unreached: set[str] = set()
+        self._comparable = True
+        self._reasons: set[VerdictReason] = set()
+        # canonical JSON of {"policy": digest, "probes": [sorted ids]}, written as the ids come
+        self._key = hashlib.sha256(b'{"policy":' + canonical_json(policy.digest) + b',"probes":[')
+        self._probes = 0
+
+    def summary(self, labels: Labels, counted: Counted) -> ProbeSummary:
+        key = (labels, counted)
+        found = self._summaries.get(key)
+        if found is None:
+            trials = probe_trials("", labels, counted.states)
+            found = ProbeSummary(
+                trials,
+                reduce_trials(trials, self.policy.catch_threshold),
+                frozenset(ladder_verdict([trials], self.policy).reasons),
+            )
+            if len(self._summaries) >= _CACHE_LIMIT:
+                self._summaries.clear()
+            self._summaries[key] = found
+        return found
+
+    def add(self, probe_id: str, labels: Labels, counted: Counted) -> None:
+        summary = self.summary(labels, counted)
+        trials, reduced = summary.trials, summary.reduced
+        if trials.probe.role is ProbeRole.ELIGIBLE:
+            counts = self._classes[labels.probe_class]
+            counts.eligible += 1
+            counts.caught += reduced.caught
+            counts.exercised += reduced.exercised
+            counts.trials += trials.trials_completed
+        self._unreached.update(trials.unreached_oracles)
+        if trials.trials_completed < self.policy.minimum_trial_count or trials.has_unreached_trial:
+            self._comparable = False
+        self._reasons.update(summary.reasons)
+        self._key.update((b"," if self._probes else b"") + canonical_json(probe_id))
+        self._probes += 1
+
+    def vector(self) -> StrengthVector:
+        classes = []
+        for probe_class, counts in self._classes.items():
+            exercised, caught = counts.exercised, counts.caught
+            classes.append(
+                ClassStrength(
+                    probe_class,
+                    counts.eligible,
+                    caught,
+                    exercised,
+                    None if exercised == 0 else caught / exercised,
+                    denominator_sentence(
+                        probe_class, caught, exercised, counts.eligible, counts.trials
+                    ),
+                )
+            )
+        return StrengthVector(tuple(classes), self._comparable, tuple(sorted(self._unreached)))
+
+    def comparability_key(self) -> str:
+        finished = self._key.copy()
+        finished.update(b"]}")
+        return "sha256:" + finished.hexdigest()
+
+    def verdict(self, gaps: tuple[CoverageGap, ...]) -> Verdict:
+        held = set(self._reasons)
+        if any(gap.severity >= self.policy.severity_floor for gap in gaps):
+            held.add(VerdictReason.COVERAGE_GAP_AT_OR_ABOVE_FLOOR)
+        return Verdict.from_reasons(held)
