@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from io import StringIO
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +15,7 @@ from textcontract.audit import AuditResult, audit_directory
 from textcontract.audit import Progress as ProgressCallback
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
-from textcontract.cli._output import emit, plain_console, terminal_console, write_atomic
+from textcontract.cli._output import atomic_stream, emit_rendered, write_atomic
 from textcontract.errors import InputError
 from textcontract.formats.audit_json import render_audit_json
 
@@ -79,32 +76,10 @@ def _progress_bar() -> Iterator[ProgressCallback | None]:
         yield advance
 
 
-@contextmanager
-def _atomic_text(path: Path) -> Iterator[Any]:
-    """A text stream on a temporary file beside ``path``, renamed over it when all went well.
-
-    The streaming twin of ``write_atomic``: the report of a large corpus is written
-    piece by piece instead of being held whole.
-    """
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError.at(
-            f"cannot write output: folder {str(folder)!r} does not exist", str(path)
-        )
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            yield stream
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _render(result: AuditResult, output_format: AuditFormat, output: Path | None) -> None:
     if output_format is AuditFormat.json:
         if output is not None:
-            with _atomic_text(output) as stream:
+            with atomic_stream(output) as stream:
                 result.write_json(stream.write)
         else:
             result.write_json(sys.stdout.write)
@@ -113,12 +88,7 @@ def _render(result: AuditResult, output_format: AuditFormat, output: Path | None
     from textcontract.formats.audit_text import render_audit_text  # imports rich
 
     checks = [check.to_json() for check in result.thresholds]
-    if output is not None:
-        buffer = StringIO()
-        render_audit_text(result.report, plain_console(buffer), checks)
-        emit(buffer.getvalue(), output)
-    else:
-        render_audit_text(result.report, terminal_console(), checks)
+    emit_rendered(lambda console: render_audit_text(result.report, console, checks), output)
 
 
 def run_audit_command(

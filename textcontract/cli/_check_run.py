@@ -7,10 +7,9 @@ directly for plain argument lists, so a cold ``check`` does not pay for the CLI 
 from __future__ import annotations
 
 from enum import StrEnum
-from io import StringIO
 from pathlib import Path
 
-from textcontract.cli._output import emit
+from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import (
     CONTRACT_FILENAME,
     ContractDefinition,
@@ -69,15 +68,8 @@ def run_check(
     elif output_format is CheckFormat.jsonl:
         emit(render_jsonl(reports), output)
     else:
-        # rich is imported only for the text format.
-        from textcontract.cli._output import plain_console, terminal_console
-        from textcontract.formats.report_text import render_report_text
+        from textcontract.formats.report_text import render_report_text  # imports rich
 
-        if output is not None:
-            buffer = StringIO()
-            render_report_text(reports, plain_console(buffer))
-            emit(buffer.getvalue(), output)
-        else:
-            render_report_text(reports, terminal_console())
+        emit_rendered(lambda console: render_report_text(reports, console), output)
     accepted = all(report.accepted for _, report in reports)
     return int(ExitCode.OK if accepted else ExitCode.FAILED)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from io import StringIO
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +11,7 @@ import typer
 from textcontract.authoring import lint_contracts, lint_json
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
-from textcontract.cli._output import emit, plain_console, terminal_console
+from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import load_contract_file
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
@@ -40,12 +39,8 @@ def run_lint(
     document = lint_json(warnings)
     if output_format is LintFormat.json:
         emit(dumps_pretty(document), output)
-    elif output is not None:
-        buffer = StringIO()
-        render_lint_text(document["warnings"], plain_console(buffer))
-        emit(buffer.getvalue(), output)
     else:
-        render_lint_text(document["warnings"], terminal_console())
+        emit_rendered(lambda console: render_lint_text(document["warnings"], console), output)
     return int(ExitCode.FAILED if strict and warnings else ExitCode.OK)
 
 

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
-from io import StringIO
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from textcontract.authoring import catalog_json, describe_packs, describe_rule_types
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
-from textcontract.cli._output import emit, plain_console, terminal_console
+from textcontract.cli._output import emit, emit_rendered
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
 from textcontract.formats.rules_text import render_packs_text, render_rule_types_text
@@ -26,15 +23,6 @@ __all__ = ["RulesFormat", "register", "run_rules"]
 class RulesFormat(StrEnum):
     text = "text"
     json = "json"
-
-
-def _render_text(render: Callable[[Console], None], output: Path | None) -> None:
-    if output is None:
-        render(terminal_console())
-        return
-    buffer = StringIO()
-    render(plain_console(buffer))
-    emit(buffer.getvalue(), output)
 
 
 def run_rules(
@@ -49,9 +37,9 @@ def run_rules(
         document = catalog_json(packs=listed) if packs else catalog_json(rule_types=listed)
         emit(dumps_pretty(document), output)
     elif packs:
-        _render_text(lambda console: render_packs_text(listed, console), output)
+        emit_rendered(lambda console: render_packs_text(listed, console), output)
     else:
-        _render_text(lambda console: render_rule_types_text(listed, console), output)
+        emit_rendered(lambda console: render_rule_types_text(listed, console), output)
     return int(ExitCode.OK)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from io import StringIO
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +11,7 @@ import typer
 from textcontract.authoring import examples_json, run_examples
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
-from textcontract.cli._output import emit, plain_console, terminal_console
+from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import load_contract_file
 from textcontract.errors import ExitCode
 from textcontract.formats.examples_text import render_examples_text
@@ -41,12 +40,8 @@ def run_test(
     document = examples_json(runs)
     if output_format is TestFormat.json:
         emit(dumps_pretty(document), output)
-    elif output is not None:
-        buffer = StringIO()
-        render_examples_text(document["contracts"], plain_console(buffer))
-        emit(buffer.getvalue(), output)
     else:
-        render_examples_text(document["contracts"], terminal_console())
+        emit_rendered(lambda console: render_examples_text(document["contracts"], console), output)
     return int(ExitCode.FAILED if document["mismatches"] else ExitCode.OK)
 
 
