@@ -97,18 +97,24 @@ rules:
         e.startswith("c.yaml:12:14: rule 'three', field minimum: expected an integer")
         for e in errors
     )
-    assert any(
-        e.startswith("c.yaml:13:5: rule 'three', field surfacez: unknown field 'surfacez'")
-        and "did you mean 'surfaces'?" in e
-        for e in errors
-    )
+    assert (
+        "c.yaml:13:5: rule 'three', field surfacez: unknown key 'surfacez'"
+        " (did you mean 'surfaces'?)"
+    ) in errors
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        pytest.param("id: x\nrules: []\n", "missing 'textcontract: 1'", id="no-format"),
-        pytest.param("textcontract: 2\nid: x\n", "unsupported contract format 2", id="format-2"),
+        pytest.param(
+            "id: x\nrules: []\n", "c.yaml:1:1: missing required key 'textcontract'", id="no-format"
+        ),
+        pytest.param(
+            "textcontract: 2\nid: x\n",
+            "c.yaml:1:15: textcontract: expected 1, got 2"
+            " (this textcontract reads contract format 1)",
+            id="format-2",
+        ),
         pytest.param("textcontract: 1\nid: Bad Id\n", "does not match", id="bad-id"),
         pytest.param(
             "textcontract: 1\nid: x\nrulez: []\n", "did you mean 'rules'?", id="unknown-field"
@@ -135,7 +141,7 @@ rules:
         ),
         pytest.param(
             "textcontract: 1\nid: x\ndefaults: {severity: huge}\nrules: []\n",
-            "expected one of low, medium, high, critical",
+            "c.yaml:3:22: defaults.severity: 'huge' is not one of low, medium, high, critical",
             id="bad-default-severity",
         ),
     ],
@@ -147,11 +153,25 @@ def test_contract_level_errors(text: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("fields", "expected"),
     [
-        pytest.param("severity: urgent", "severity must be one of", id="severity"),
-        pytest.param("enforcement: soft", "enforcement must be one of", id="enforcement"),
-        pytest.param("code: no-refund", "UPPER_SNAKE_CASE", id="code"),
-        pytest.param("version: true", "version must be a string or an integer", id="version"),
-        pytest.param("examples: [x]", "examples must be a mapping", id="examples"),
+        pytest.param(
+            "severity: urgent",
+            "field severity: 'urgent' is not one of low, medium, high, critical",
+            id="severity",
+        ),
+        pytest.param(
+            "enforcement: soft",
+            "field enforcement: 'soft' is not one of blocking, advisory",
+            id="enforcement",
+        ),
+        pytest.param("code: no-refund", "field code: expected UPPER_SNAKE_CASE", id="code"),
+        pytest.param(
+            "version: true",
+            "field version: expected a non-empty string or an integer, got a boolean",
+            id="version",
+        ),
+        pytest.param(
+            "examples: [x]", "field examples: expected a mapping, got a list", id="examples"
+        ),
     ],
 )
 def test_common_rule_field_errors(fields: str, expected: str) -> None:
@@ -251,7 +271,7 @@ def test_include_cycle_and_duplicate_ids_across_files(tmp_path: Path) -> None:
     with pytest.raises(ContractError) as caught:
         load_contract_file(tmp_path / "a.yaml", "a.yaml")
     rendered = [problem.render() for problem in caught.value.problems]
-    assert "a.yaml: include cycle: a.yaml -> b.yaml -> a.yaml" in rendered
+    assert "b.yaml:3:11: include[0]: include cycle: a.yaml -> b.yaml -> a.yaml" in rendered
     assert "a.yaml:5:10: rule 'r': rule id 'r' is already used at b.yaml:5:10" in rendered
 
 
@@ -265,7 +285,9 @@ def test_missing_include_and_unknown_builtin_pack(tmp_path: Path) -> None:
     with pytest.raises(ContractError) as caught:
         load_contract_file(top, "c.yaml")
     rendered = [problem.render() for problem in caught.value.problems]
-    assert rendered[0].startswith("c.yaml:3:11: include[0]: cannot read included file 'nope.yaml'")
+    assert rendered[0].startswith(
+        "c.yaml:3:11: include[0]: cannot include 'nope.yaml': cannot read file:"
+    )
     assert rendered[1].startswith(
         "c.yaml:3:22: include[1]: no shipped rule pack 'builtin:no-such-pack'"
     )
@@ -300,3 +322,99 @@ rules:
     assert [e.text for e in entry.violated_examples] == ["We guarantee it."]
     assert entry.satisfied_examples[0].context is not None
     assert entry.satisfied_examples[0].context.fact("current", "a") == (True, 1)
+
+
+def test_every_invalid_pattern_of_a_rule_is_reported_with_its_place() -> None:
+    """Defect 6 (SPEC §11 "Contract errors"): not only the first invalid pattern."""
+    errors = _errors(
+        "textcontract: 1\nid: x\nrules:\n"
+        "  - id: words\n"
+        "    type: ForbiddenPattern\n"
+        "    patterns: ['(unclosed', fine, '[bad', '*']\n"
+        "  - id: premises\n"
+        "    type: SettledPremise\n"
+        "    premises: {paid: ['(', ok], sent: ['+']}\n"
+    )
+    assert [error.split(": invalid pattern")[0] for error in errors] == [
+        "c.yaml:6:16: rule 'words', field patterns[0]",
+        "c.yaml:6:35: rule 'words', field patterns[2]",
+        "c.yaml:6:43: rule 'words', field patterns[3]",
+        "c.yaml:9:23: rule 'premises', field premises.paid[0]",
+        "c.yaml:9:40: rule 'premises', field premises.sent[0]",
+    ]
+
+
+def test_defaults_are_validated_even_when_no_rule_uses_them() -> None:
+    """Defect 14: an invalid default is an error although no rule takes the parameter."""
+    errors = _errors(
+        "textcontract: 1\nid: x\n"
+        "defaults: {timeout_ms: 0, surfaces: [Body], accent_folding: maybe, colour: red}\n"
+        "rules:\n  - {id: fact, type: RequiredFact, key: a}\n"
+    )
+    assert errors == [
+        "c.yaml:3:68: defaults.colour: unknown key 'colour'"
+        " (known keys: severity, enforcement, surfaces, accent_folding, timeout_ms)",
+        "c.yaml:3:38: defaults.surfaces[0]: surface name 'Body' does not match"
+        " [a-z0-9][a-z0-9_.-]*",
+        "c.yaml:3:61: defaults.accent_folding: expected true or false, got a string",
+        "c.yaml:3:24: defaults.timeout_ms: must be at least 1, got 0",
+    ]
+
+
+def test_an_invalid_default_is_reported_once_not_per_rule() -> None:
+    errors = _errors(
+        "textcontract: 1\nid: x\ndefaults: {timeout_ms: 0}\nrules:\n"
+        "  - {id: a, type: ForbiddenPattern, patterns: [x]}\n"
+        "  - {id: b, type: ForbiddenPattern, patterns: [y]}\n"
+    )
+    assert errors == ["c.yaml:3:24: defaults.timeout_ms: must be at least 1, got 0"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "textcontract: 1\nid: x\nrules: []\n",
+            "c.yaml:3:8: rules: the contract defines no rules (directly or through include)",
+            id="empty-list",
+        ),
+        pytest.param(
+            "textcontract: 1\nid: x\n",
+            "c.yaml:1:1: rules: the contract defines no rules (directly or through include)",
+            id="no-rules-key",
+        ),
+    ],
+)
+def test_no_rules_names_line_and_column(text: str, expected: str) -> None:
+    """Defect 14: "the contract defines no rules" carries line:column."""
+    assert _errors(text) == [expected]
+
+
+def test_example_context_problems_point_into_the_example() -> None:
+    errors = _errors(
+        "textcontract: 1\nid: x\nrules:\n"
+        "  - id: r\n"
+        "    type: ForbiddenPattern\n"
+        "    patterns: [x]\n"
+        "    examples:\n"
+        "      satisfied: [{text: fine, context: {states: {current: 3}}}]\n"
+        "      violated: [{txt: x}]\n"
+    )
+    assert errors == [
+        "c.yaml:8:60: rule 'r', field examples.satisfied[0].context.states.current:"
+        " expected an object of facts, got an integer",
+        "c.yaml:9:19: rule 'r', field examples.violated[0].txt: unknown key 'txt'"
+        " (did you mean 'text'?)",
+        "c.yaml:9:18: rule 'r', field examples.violated[0]: missing required key 'text'",
+    ]
+
+
+def test_rule_without_id_or_type_and_a_rule_that_is_not_a_mapping() -> None:
+    errors = _errors(
+        "textcontract: 1\nid: x\nrules:\n  - {type: RequiredFact, key: a}\n  - {id: t}\n  - 3\n"
+    )
+    assert errors == [
+        "c.yaml:4:5: rules[0]: missing required key 'id'",
+        "c.yaml:5:5: rule 't': missing required key 'type'",
+        "c.yaml:6:5: rules[2]: expected a mapping, got an integer",
+    ]

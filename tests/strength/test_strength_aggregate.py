@@ -290,8 +290,8 @@ def test_out_of_range_values_in_an_artifact_are_input_errors() -> None:
     with pytest.raises(InputError) as caught:
         aggregate([(name, malformed)], policy())
     assert [p.render() for p in caught.value.problems] == [
-        f"{name}: policy.catch_threshold: must be in [0, 1], found 1.5",
-        f"{name}: policy.minimum_trial_count: must be at least 1, found 0",
+        f"{name}: policy.catch_threshold: must be in [0, 1], got 1.5",
+        f"{name}: policy.minimum_trial_count: must be at least 1, got 0",
         f"{name}: probe: a probe cannot be both a canary and a clean control",
     ]
 

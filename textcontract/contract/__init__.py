@@ -7,17 +7,15 @@ from textcontract.contract._definition import (
     contract_digest,
 )
 from textcontract.contract._discover import CONTRACT_FILENAME, find_contract
+from textcontract.contract._header import CONTRACT_FIELDS, DEFAULTS_FIELDS, POLICY_FIELDS
 from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
 from textcontract.contract._loader import (
-    COMMON_RULE_FIELDS,
-    CONTRACT_FIELDS,
-    DEFAULTS_FIELDS,
-    POLICY_FIELDS,
     load_contract_definition,
     load_contract_file,
     load_contract_text,
 )
 from textcontract.contract._packs import builtin_pack, builtin_pack_names
+from textcontract.contract._rule_entries import COMMON_RULE_FIELDS
 
 __all__ = [
     "COMMON_RULE_FIELDS",

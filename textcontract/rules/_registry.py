@@ -8,7 +8,6 @@ rather than silently shadowed.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import os
 import sys
@@ -18,6 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from textcontract.errors import InputError, Location, Problem
+from textcontract.fields import closest
 from textcontract.model import Kind
 from textcontract.rules._base import RuleType
 from textcontract.rules.allowed_transition import AllowedTransition
@@ -135,11 +135,7 @@ class Registry(Mapping[str, type[RuleType]]):
 
     def suggest(self, name: str) -> str | None:
         """The closest registered name, for "did you mean" hints."""
-        lowered = {known.lower(): known for known in self._types}
-        if name.lower() in lowered:
-            return lowered[name.lower()]
-        close = difflib.get_close_matches(name, list(self._types), n=1, cutoff=0.6)
-        return close[0] if close else None
+        return closest(name, list(self._types))
 
 
 def _load_entry_point(entry_point: EntryPoint) -> tuple[str, type[RuleType]]:

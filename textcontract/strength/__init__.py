@@ -25,7 +25,7 @@ from textcontract.strength._identity import (
     comparability_key,
 )
 from textcontract.strength._output import artifact_exit_code
-from textcontract.strength._policy import ScoringPolicy, load_scoring_policy
+from textcontract.strength._policy import ScoringPolicy, read_scoring_policy
 from textcontract.strength._probe import (
     CoverageGap,
     Probe,
@@ -33,7 +33,6 @@ from textcontract.strength._probe import (
     ProbeTrials,
     TrialOutcome,
     control_preserved,
-    load_probe_file,
     parse_probe,
 )
 from textcontract.strength._records import (
@@ -41,7 +40,6 @@ from textcontract.strength._records import (
     RecordOutcome,
     SealedRecord,
     build_trial_records,
-    load_record_file,
     parse_record,
     score_records,
     trial_record_path,
@@ -111,14 +109,12 @@ __all__ = [
     "floors_met",
     "is_caught",
     "ladder_verdict",
-    "load_probe_file",
-    "load_record_file",
-    "load_scoring_policy",
     "parse_artifact",
     "parse_audit_strength",
     "parse_probe",
     "parse_record",
     "probe_entry_json",
+    "read_scoring_policy",
     "reduce_trials",
     "score_probes",
     "score_records",
