@@ -258,6 +258,27 @@ def test_a_malformed_artifact_is_an_input_error_not_a_refusal() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param(None, "missing required key 'reduced_probe_outcomes'", id="missing"),
+        pytest.param([], "must hold exactly one reduced outcome (the probe's), got 0", id="empty"),
+    ],
+)
+def test_missing_reduced_outcome_is_reported_once(value: list[Any] | None, expected: str) -> None:
+    """Defect 7: not also every field of a ``reduced_probe_outcomes[0]`` that is not there."""
+    ((name, artifact),) = artifacts_of(defect_probes(1, 0))
+    malformed = copy.deepcopy(artifact)
+    if value is None:
+        del malformed["reduced_probe_outcomes"]
+    else:
+        malformed["reduced_probe_outcomes"] = value
+    with pytest.raises(InputError) as caught:
+        aggregate([(name, malformed)], policy())
+    where = "" if value is None else "reduced_probe_outcomes: "
+    assert [p.render() for p in caught.value.problems] == [f"{name}: {where}{expected}"]
+
+
 def test_no_artifacts_is_an_input_error() -> None:
     with pytest.raises(InputError, match="no evidence artifacts"):
         aggregate([], policy())

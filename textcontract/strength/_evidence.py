@@ -8,7 +8,7 @@ from typing import Any
 
 from textcontract.canonical import digest
 from textcontract.errors import InputError
-from textcontract.fields import FieldReader
+from textcontract.fields import MISSING, FieldReader
 from textcontract.strength._artifact import ARTIFACT_VERSION
 from textcontract.strength._consistency import (
     VECTOR_KEYS,
@@ -139,7 +139,8 @@ def parse_artifact(obj: Any, source: str | None) -> EvidenceArtifact:
             ("reduced_probe_outcomes",),
             f"must hold exactly one reduced outcome (the probe's), got {len(listed)}",
         )
-    reduced = read_reduced(reader, listed[0] if listed else {}, ("reduced_probe_outcomes", 0))
+    # with no reduced outcome listed, that is the one problem: its fields are not missing too
+    reduced = read_reduced(reader, listed[0] if listed else MISSING, ("reduced_probe_outcomes", 0))
     strength = reader.mapping(fields["strength"], ("strength",), required=VECTOR_KEYS)
     claims = ClaimedScoring(
         source=source,
