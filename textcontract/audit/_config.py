@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from textcontract._yaml import Positions, load_yaml
-from textcontract.contract import CONTRACT_FILENAME, find_contract
+from textcontract.contract import CONTRACT_FILENAME, locate_contract
 from textcontract.errors import InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader
 from textcontract.inputs import read_text_file
@@ -70,11 +70,9 @@ def _contract_location(
     problems: list[Problem],
 ) -> tuple[Path | None, str]:
     """``--contract``, else audit.yaml's ``contract:``, else the nearest textcontract.yaml."""
-    if override is not None:
-        return override, str(override)
-    if reference is not None:
+    if override is None and reference is not None:
         return root / reference, join_display(display, reference)
-    found = find_contract(Path.cwd())
+    found = locate_contract(override)
     if found is None:
         problems.append(
             Problem(
@@ -84,8 +82,7 @@ def _contract_location(
             )
         )
         return None, ""
-    cwd = Path.cwd().resolve()
-    return found, str(found.relative_to(cwd)) if found.is_relative_to(cwd) else str(found)
+    return found
 
 
 def read_config(

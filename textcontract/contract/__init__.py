@@ -6,7 +6,7 @@ from textcontract.contract._definition import (
     RuleExample,
     contract_digest,
 )
-from textcontract.contract._discover import CONTRACT_FILENAME, find_contract
+from textcontract.contract._discover import CONTRACT_FILENAME, locate_contract
 from textcontract.contract._header import CONTRACT_FIELDS, DEFAULTS_FIELDS, POLICY_FIELDS
 from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
 from textcontract.contract._loader import (
@@ -31,8 +31,8 @@ __all__ = [
     "builtin_pack_names",
     "contract_digest",
     "contract_schema",
-    "find_contract",
     "load_contract_definition",
     "load_contract_file",
     "load_contract_text",
+    "locate_contract",
 ]
