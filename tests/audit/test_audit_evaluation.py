@@ -28,6 +28,7 @@ from textcontract.audit import audit_directory, load_corpus, run_audit
 from textcontract.audit._pool import Pool
 from textcontract.engine import evaluate
 from textcontract.errors import InputError, InternalError
+from textcontract.formats.json_text import write_pretty
 
 
 def refusing_pickle() -> Any:
@@ -114,8 +115,8 @@ def test_workers_give_the_same_bytes_as_one_process(monkeypatch: pytest.MonkeyPa
     alone = audit_directory(SHIPPED, jobs=1)
     assert json.dumps(parallel.report) == json.dumps(alone.report)
     texts: list[list[str]] = [[], []]
-    parallel.write_json(texts[0].append)
-    alone.write_json(texts[1].append)
+    write_pretty(parallel.streamed_report(), texts[0].append)
+    write_pretty(alone.streamed_report(), texts[1].append)
     assert "".join(texts[0]) == "".join(texts[1])
 
 
