@@ -20,7 +20,7 @@ from tests.audit.audit_builders import (
     violation,
     write_corpus,
 )
-from textcontract.audit import _casework as casework_module
+from textcontract.audit import _case_passes as case_passes_module
 from textcontract.audit import _corpus as corpus_module
 from textcontract.audit import _evaluation as evaluation_module
 from textcontract.audit import _pool as pool_module
@@ -44,7 +44,7 @@ def test_an_unpicklable_contract_is_loaded_from_its_file(
     corpus = load_corpus(write_corpus(tmp_path, {"c1.yaml": case_text(violation("v1", REFUND))}))
     monkeypatch.setattr(corpus_module, "pickle", refusing_pickle())
     shipped = corpus.worker_setup()
-    assert isinstance(shipped.contract, casework_module.ContractFile)
+    assert isinstance(shipped.contract, case_passes_module.ContractFile)
     assert shipped().definition.digest == corpus.contract.digest
 
 
@@ -131,14 +131,14 @@ def test_trials_are_rebuilt_identically_in_the_second_pass(
     )
     first = [entry.fingerprint for entry in corpus.entries]
     rebuilt: list[bytes] = []
-    original = casework_module.case_item
+    original = case_passes_module.case_item
 
     def spy(case: Any, trials: Any) -> bytes:
         item = original(case, trials)
         rebuilt.append(hashlib.sha256(item).digest())
         return item
 
-    monkeypatch.setattr(casework_module, "case_item", spy)
+    monkeypatch.setattr(case_passes_module, "case_item", spy)
     report = run_audit(corpus).report
     assert rebuilt == first
     assert [row["variant"] for row in report["variants"]] == ["v1", "p1"]

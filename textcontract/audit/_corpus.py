@@ -4,7 +4,7 @@ Everything is parsed and every trial is built before anything is evaluated, and
 every problem of every file is collected: the audit either starts with a fully
 valid corpus or stops with one :class:`InputError` listing all that is wrong
 (SPEC §6 "Loading"). What a valid corpus keeps of each case is where it is and
-its fingerprint (:mod:`textcontract.audit._casework`), not its documents.
+its fingerprint (:mod:`textcontract.audit._case_passes`), not its documents.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from textcontract.audit._cases import CaseReader
-from textcontract.audit._casework import (
+from textcontract.audit._case_files import CaseReader
+from textcontract.audit._case_passes import (
     CaseCheck,
     CaseEntry,
     CaseWork,

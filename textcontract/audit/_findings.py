@@ -20,8 +20,8 @@ from textcontract.audit._figures import (
     rate,
 )
 from textcontract.audit._model import Expectation, Relation
-from textcontract.audit._records import CaseRecord, Counted, Labels
 from textcontract.audit._strength import StrengthTally
+from textcontract.audit._variant_records import CaseRecord, Counted, Labels
 from textcontract.contract import ContractDefinition
 from textcontract.model import Severity
 from textcontract.strength import (

@@ -14,7 +14,7 @@ from typing import Any
 
 from textcontract._version import ENGINE_NAME, __version__
 from textcontract.audit._findings import Findings, VariantRow
-from textcontract.audit._records import Counted, Labels
+from textcontract.audit._variant_records import Counted, Labels
 
 __all__ = ["AUDIT_VERSION", "report_json", "streamed_report"]
 

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from textcontract.audit._model import Relation
-from textcontract.audit._records import Counted, Labels
+from textcontract.audit._variant_records import Counted, Labels
 from textcontract.canonical import canonical_json
 from textcontract.strength import (
     ClassStrength,

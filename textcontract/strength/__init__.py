@@ -35,15 +35,6 @@ from textcontract.strength._probe import (
     control_preserved,
     parse_probe,
 )
-from textcontract.strength._records import (
-    RECORD_VERSION,
-    RecordOutcome,
-    SealedRecord,
-    build_trial_records,
-    parse_record,
-    score_records,
-    trial_record_path,
-)
 from textcontract.strength._reduce import (
     InvalidatedAttempt,
     ReducedOutcome,
@@ -52,6 +43,15 @@ from textcontract.strength._reduce import (
     reduce_trials,
 )
 from textcontract.strength._score import StrengthResult, probe_entry_json, score_probes
+from textcontract.strength._sealed_records import (
+    RECORD_VERSION,
+    RecordOutcome,
+    SealedRecord,
+    build_trial_records,
+    parse_record,
+    score_records,
+    trial_record_path,
+)
 from textcontract.strength._states import OutcomeState, ProbeClass, StateGroup
 from textcontract.strength._vector import (
     ClassStrength,

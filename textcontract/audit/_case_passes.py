@@ -16,13 +16,13 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-from textcontract.audit._cases import CaseReader
+from textcontract.audit._case_files import CaseReader
 from textcontract.audit._config import join_display
 from textcontract.audit._evaluation import TextMemo, baseline_clean, evaluate_trials
 from textcontract.audit._figures import ExcludedReason, preserve_verdict, violation_verdict
 from textcontract.audit._model import Case, Relation, Validity, Variant
-from textcontract.audit._records import CaseRecord, Counted, Labels, VariantRecord
 from textcontract.audit._strength import probe_trials
+from textcontract.audit._variant_records import CaseRecord, Counted, Labels, VariantRecord
 from textcontract.audit._variants import Trial, build_trial
 from textcontract.canonical import canonical_json
 from textcontract.contract import ContractDefinition, load_contract_file
