@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from textcontract._yaml import load_yaml
 from textcontract.audit._config import AUDIT_FILE, join_display
@@ -28,6 +28,8 @@ from textcontract.model import BODY, Context, Document, FactValue, Severity, val
 from textcontract.strength import ProbeClass
 
 __all__ = ["CaseReader"]
+
+T = TypeVar("T")
 
 _CASE_KEYS = ("id", "group", "description", "baseline", "variants")
 _BASELINE_KEYS = ("document", "context")
@@ -94,44 +96,46 @@ class CaseReader:
     def document(
         self, reader: FieldReader, value: Any, path: KeyPath, folder: Path, shown: str
     ) -> Document | None:
-        if isinstance(value, str):
-            found = self.inside(reader, value, path, folder, shown)
-            if found is None:
-                return None
-            try:
-                return load_document_file(found[0], found[1])
-            except InputError as error:
-                reader.problems.extend(error.problems)
-                return None
-        if isinstance(value, dict):
-            try:
-                return Document.from_json(value, reader.file)
-            except InputError as error:
-                reader.absorb(error, path)
-                return None
-        reader.problem(path, "expected a document file path or an inline document (JSON form)")
-        return None
+        """A document: a file named relative to the case file, or inline (JSON form)."""
+        return self._quoted(
+            reader, value, (path, folder, shown), "document", load_document_file, Document.from_json
+        )
 
     def context(
         self, reader: FieldReader, value: Any, path: KeyPath, folder: Path, shown: str
     ) -> Context | None:
-        if isinstance(value, str):
-            found = self.inside(reader, value, path, folder, shown)
-            if found is None:
-                return None
-            try:
-                return load_context_file(found[0], found[1])
-            except InputError as error:
-                reader.problems.extend(error.problems)
-                return None
+        """A context: a file named relative to the case file, or inline (JSON form)."""
+        return self._quoted(
+            reader, value, (path, folder, shown), "context", load_context_file, Context.from_json
+        )
+
+    def _quoted(
+        self,
+        reader: FieldReader,
+        value: Any,
+        place: tuple[KeyPath, Path, str],
+        what: str,
+        from_file: Callable[[Path, str], T],
+        from_json: Callable[[Any, str | None], T],
+    ) -> T | None:
+        path, folder, shown = place
         if isinstance(value, dict):
             try:
-                return Context.from_json(value, reader.file)
+                return from_json(value, reader.file)
             except InputError as error:
                 reader.absorb(error, path)
                 return None
-        reader.problem(path, "expected a context file path or an inline context (JSON form)")
-        return None
+        if not isinstance(value, str):
+            reader.problem(path, f"expected a {what} file path or an inline {what} (JSON form)")
+            return None
+        found = self.inside(reader, value, path, folder, shown)
+        if found is None:
+            return None
+        try:
+            return from_file(*found)
+        except InputError as error:  # problems inside the quoted file name that file
+            reader.problems.extend(error.problems)
+            return None
 
     # -- cases ------------------------------------------------------------------------------
 

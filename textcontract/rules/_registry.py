@@ -184,25 +184,27 @@ def _plugins_possible() -> bool:
         for finder in sys.meta_path
     ):
         return True
+    return any(_may_declare_plugins(entry) for entry in sys.path)
+
+
+def _may_declare_plugins(entry: object) -> bool:
+    """Whether a ``sys.path`` entry could hold a distribution declaring the group."""
+    if not isinstance(entry, str):
+        return True
+    folder = entry or "."
+    if os.path.basename(folder).lower().endswith(".egg"):
+        return True
+    try:
+        children = os.listdir(folder)
+    except OSError:
+        return os.path.isfile(folder)  # perhaps a zip archive holding distributions
     needle = ENTRY_POINT_GROUP.encode("ascii")
-    for entry in sys.path:
-        if not isinstance(entry, str):
-            return True
-        folder = entry or "."
-        if os.path.basename(folder).lower().endswith(".egg"):
-            return True
-        try:
-            children = os.listdir(folder)
-        except OSError:
-            if os.path.isfile(folder):
-                return True  # perhaps a zip archive holding distributions
-            continue
-        for child in children:
-            if child.lower().endswith((".dist-info", ".egg-info")):
-                try:
-                    with open(os.path.join(folder, child, "entry_points.txt"), "rb") as stream:
-                        if needle in stream.read():
-                            return True
-                except OSError:
-                    continue
+    for child in children:
+        if child.lower().endswith((".dist-info", ".egg-info")):
+            try:
+                with open(os.path.join(folder, child, "entry_points.txt"), "rb") as stream:
+                    if needle in stream.read():
+                        return True
+            except OSError:
+                continue
     return False
