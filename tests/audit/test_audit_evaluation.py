@@ -45,7 +45,7 @@ def test_an_unpicklable_contract_is_loaded_from_its_file(
     monkeypatch.setattr(corpus_module, "pickle", refusing_pickle())
     shipped = corpus.worker_setup()
     assert isinstance(shipped.contract, case_passes_module.ContractFile)
-    assert shipped().definition.digest == corpus.contract.digest
+    assert shipped().parsed.digest == corpus.contract.digest
 
 
 def test_a_worker_refuses_a_contract_that_changed(
@@ -57,7 +57,7 @@ def test_a_worker_refuses_a_contract_that_changed(
     contract = tmp_path / "contract.yaml"
     contract.write_text(contract.read_text("utf-8").replace("minimum: 5", "minimum: 6"), "utf-8")
     with pytest.raises(InternalError, match="another digest"):
-        _ = shipped().definition
+        _ = shipped().parsed
 
 
 def test_without_a_file_an_unpicklable_contract_is_an_internal_error(

@@ -8,7 +8,7 @@ import pytest
 
 from textcontract import ContractError, Document, Status, load_contract, load_contract_text
 from textcontract.authoring import lint_contract, run_examples
-from textcontract.contract import builtin_pack_names, load_contract_file
+from textcontract.contract import builtin_pack_names, parse_contract_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK_FILES = sorted((ROOT / "rules").glob("*.yaml"))
@@ -22,7 +22,7 @@ def test_the_three_promised_packs_ship() -> None:
 
 @pytest.mark.parametrize("path", PACK_FILES, ids=PACK_NAMES)
 def test_pack_rules_are_namespaced_described_and_carry_both_kinds_of_example(path: Path) -> None:
-    definition = load_contract_file(path)
+    definition = parse_contract_file(path)
     assert definition.id == path.stem
     assert definition.description
     assert definition.entries
@@ -36,7 +36,7 @@ def test_pack_rules_are_namespaced_described_and_carry_both_kinds_of_example(pat
 
 @pytest.mark.parametrize("path", PACK_FILES, ids=PACK_NAMES)
 def test_every_pack_example_holds(path: Path) -> None:
-    result = run_examples(load_contract_file(path))
+    result = run_examples(parse_contract_file(path))
     assert result.rules_without_examples == ()
     assert [
         (m.rule_id, m.text, m.expected.value, m.observed.value) for m in result.mismatches
@@ -45,7 +45,7 @@ def test_every_pack_example_holds(path: Path) -> None:
 
 @pytest.mark.parametrize("path", PACK_FILES, ids=PACK_NAMES)
 def test_packs_are_lint_clean(path: Path) -> None:
-    assert lint_contract(load_contract_file(path)) == ()
+    assert lint_contract(parse_contract_file(path)) == ()
 
 
 ALL_PACKS = """\

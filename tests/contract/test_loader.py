@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from textcontract.contract import load_contract_file, load_contract_text
+from textcontract.contract import parse_contract_file, parse_contract_text
 from textcontract.errors import ContractError
 from textcontract.model import CheckPolicy, Enforcement, Severity
 
 
 def _errors(text: str) -> list[str]:
     with pytest.raises(ContractError) as caught:
-        load_contract_text(text, "c.yaml")
+        parse_contract_text(text, "c.yaml")
     return [problem.render() for problem in caught.value.problems]
 
 
@@ -26,7 +26,7 @@ rules:
 
 
 def test_minimal_contract_defaults() -> None:
-    definition = load_contract_text(MINIMAL)
+    definition = parse_contract_text(MINIMAL)
     assert definition.id == "demo"
     assert definition.version == 1
     assert definition.policy == CheckPolicy(block_heuristics=True, block_undetermined=True)
@@ -38,8 +38,8 @@ def test_minimal_contract_defaults() -> None:
 
 
 def test_version_is_reported_as_given() -> None:
-    as_string = load_contract_text(MINIMAL.replace("id: demo", 'id: demo\nversion: "3"'))
-    as_integer = load_contract_text(MINIMAL.replace("id: demo", "id: demo\nversion: 3"))
+    as_string = parse_contract_text(MINIMAL.replace("id: demo", 'id: demo\nversion: "3"'))
+    as_integer = parse_contract_text(MINIMAL.replace("id: demo", "id: demo\nversion: 3"))
     assert as_string.version == "3"
     assert as_integer.version == 3
     assert as_string.digest != as_integer.digest
@@ -58,7 +58,7 @@ def test_version_is_reported_as_given() -> None:
     ],
 )
 def test_yaml_12_core_scalars(yaml_value: str, context_value: object, satisfied: bool) -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: s\nrules:\n"
         f"  - {{id: r, type: RequiredFact, key: k, equals: {yaml_value}}}\n"
     )
@@ -193,7 +193,7 @@ def test_duplicate_rule_ids_name_both_places() -> None:
 
 
 def test_defaults_apply_to_rules_that_declare_the_parameter() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         """\
 textcontract: 1
 id: x
@@ -215,23 +215,23 @@ rules:
 
 
 def test_digest_ignores_descriptions_and_examples_but_not_parameters() -> None:
-    base = load_contract_text(MINIMAL)
-    described = load_contract_text(
+    base = parse_contract_text(MINIMAL)
+    described = parse_contract_text(
         MINIMAL.replace("id: demo", "id: demo\ndescription: words").replace(
             "equals: shipped}", "equals: shipped, description: more, examples: {satisfied: [a]}}"
         )
     )
-    changed = load_contract_text(MINIMAL.replace("shipped", "delivered"))
-    typed = load_contract_text(MINIMAL.replace("equals: shipped", "equals: 1"))
-    typed_float = load_contract_text(MINIMAL.replace("equals: shipped", "equals: 1.0"))
+    changed = parse_contract_text(MINIMAL.replace("shipped", "delivered"))
+    typed = parse_contract_text(MINIMAL.replace("equals: shipped", "equals: 1"))
+    typed_float = parse_contract_text(MINIMAL.replace("equals: shipped", "equals: 1.0"))
     assert base.digest == described.digest
     assert base.digest != changed.digest
     assert typed.digest != typed_float.digest
 
 
 def test_digest_fills_defaults() -> None:
-    implicit = load_contract_text(MINIMAL)
-    explicit = load_contract_text(
+    implicit = parse_contract_text(MINIMAL)
+    explicit = parse_contract_text(
         MINIMAL.replace("equals: shipped}", "equals: shipped, state: current, severity: medium}")
     )
     assert implicit.digest == explicit.digest
@@ -251,7 +251,7 @@ def test_includes_come_first_and_keep_their_own_defaults(tmp_path: Path) -> None
         "rules:\n  - {id: own, type: RequiredFact, key: b}\n",
         encoding="utf-8",
     )
-    definition = load_contract_file(top, "contract.yaml")
+    definition = parse_contract_file(top, "contract.yaml")
     assert [r.header.id for r in definition.rules] == ["inherited", "own"]
     assert [r.header.severity for r in definition.rules] == [Severity.CRITICAL, Severity.MEDIUM]
     assert definition.policy.block_heuristics is True
@@ -269,7 +269,7 @@ def test_include_cycle_and_duplicate_ids_across_files(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     with pytest.raises(ContractError) as caught:
-        load_contract_file(tmp_path / "a.yaml", "a.yaml")
+        parse_contract_file(tmp_path / "a.yaml", "a.yaml")
     rendered = [problem.render() for problem in caught.value.problems]
     assert "b.yaml:3:11: include[0]: include cycle: a.yaml -> b.yaml -> a.yaml" in rendered
     assert "a.yaml:5:10: rule 'r': rule id 'r' is already used at b.yaml:5:10" in rendered
@@ -283,7 +283,7 @@ def test_missing_include_and_unknown_builtin_pack(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     with pytest.raises(ContractError) as caught:
-        load_contract_file(top, "c.yaml")
+        parse_contract_file(top, "c.yaml")
     rendered = [problem.render() for problem in caught.value.problems]
     assert rendered[0].startswith(
         "c.yaml:3:11: include[0]: cannot include 'nope.yaml': cannot read file:"
@@ -296,16 +296,16 @@ def test_missing_include_and_unknown_builtin_pack(tmp_path: Path) -> None:
 def test_bom_is_dropped_and_invalid_utf8_names_the_offset(tmp_path: Path) -> None:
     good = tmp_path / "good.yaml"
     good.write_bytes(b"\xef\xbb\xbf" + MINIMAL.encode())
-    assert load_contract_file(good).id == "demo"
+    assert parse_contract_file(good).id == "demo"
     bad = tmp_path / "bad.yaml"
     bad.write_bytes(MINIMAL.encode() + b"# \xff\n")
     with pytest.raises(ContractError) as caught:
-        load_contract_file(bad, "bad.yaml")
+        parse_contract_file(bad, "bad.yaml")
     assert caught.value.problems[0].location.byte_offset == len(MINIMAL.encode()) + 2
 
 
 def test_examples_are_loaded_with_contexts() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         """\
 textcontract: 1
 id: x

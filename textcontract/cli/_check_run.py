@@ -12,9 +12,9 @@ from pathlib import Path
 from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import (
     CONTRACT_FILENAME,
-    ContractDefinition,
-    load_contract_file,
+    ParsedContract,
     locate_contract,
+    parse_contract_file,
 )
 from textcontract.engine import evaluate
 from textcontract.errors import ExitCode, InputError
@@ -31,7 +31,7 @@ class CheckFormat(StrEnum):
     jsonl = "jsonl"
 
 
-def resolve_contract(contract: Path | None) -> ContractDefinition:
+def resolve_contract(contract: Path | None) -> ParsedContract:
     """``--contract`` if given, else the nearest ``textcontract.yaml`` upwards."""
     found = locate_contract(contract)
     if found is None:
@@ -40,7 +40,7 @@ def resolve_contract(contract: Path | None) -> ContractDefinition:
             "pass --contract FILE",
             None,
         )
-    return load_contract_file(*found)
+    return parse_contract_file(*found)
 
 
 def run_check(

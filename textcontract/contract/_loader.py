@@ -1,4 +1,4 @@
-"""Loading a contract: its file and every file it includes, with every problem at once.
+"""Parsing a contract: its file and every file it includes, with every problem at once.
 
 Each file is read in three jobs — the header, policy and defaults
 (:mod:`~textcontract.contract._header`), its includes
@@ -12,10 +12,8 @@ together as one :class:`ContractError`.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from textcontract._yaml import load_yaml
-from textcontract.contract._definition import ContractDefinition, RuleEntry, contract_digest
 from textcontract.contract._header import Header, read_defaults, read_header
 from textcontract.contract._includes import (
     ContractSource,
@@ -24,12 +22,13 @@ from textcontract.contract._includes import (
     source_of_file,
     source_of_text,
 )
+from textcontract.contract._parsed import ParsedContract, RuleEntry, contract_digest
 from textcontract.contract._rule_entries import RuleScope, read_rules
 from textcontract.errors import ContractError, InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader
 from textcontract.rules import Registry, default_registry
 
-__all__ = ["load_contract_definition", "load_contract_file", "load_contract_text"]
+__all__ = ["parse_contract_file", "parse_contract_source", "parse_contract_text"]
 
 
 class _Load:
@@ -84,10 +83,10 @@ class _Load:
         return True
 
 
-def load_contract_source(
+def parse_contract_source(
     source: ContractSource, registry: Registry | None = None
-) -> ContractDefinition:
-    """Load a contract from ``source``; raise :class:`ContractError` listing every problem."""
+) -> ParsedContract:
+    """Parse a contract from ``source``; raise :class:`ContractError` listing every problem."""
     load = _Load(registry if registry is not None else default_registry())
     read = load.file(source)
     if read is not None and not load.entries and not load.problems:
@@ -96,7 +95,7 @@ def load_contract_source(
         raise ContractError(load.problems)
     header = read[0]
     entries = tuple(load.entries)
-    return ContractDefinition(
+    return ParsedContract(
         id=header.id,
         version=header.version,
         policy=header.policy,
@@ -108,22 +107,15 @@ def load_contract_source(
     )
 
 
-def load_contract_definition(
-    text: str, display: str, base: Path | None, identity: str, registry: Registry | None = None
-) -> ContractDefinition:
-    """Load contract ``text``; ``base`` is the folder relative includes start from."""
-    return load_contract_source(ContractSource(text, display, identity, base), registry)
-
-
-def load_contract_file(
+def parse_contract_file(
     path: str | os.PathLike[str], display: str | None = None, registry: Registry | None = None
-) -> ContractDefinition:
-    """Load the contract file at ``path`` (``display`` names it in messages)."""
-    return load_contract_source(source_of_file(path, display), registry)
+) -> ParsedContract:
+    """Parse the contract file at ``path`` (``display`` names it in messages)."""
+    return parse_contract_source(source_of_file(path, display), registry)
 
 
-def load_contract_text(
-    text: str, display: str = "<contract>", registry: Registry | None = None
-) -> ContractDefinition:
-    """Load contract YAML given as text; relative includes are refused (no folder)."""
-    return load_contract_source(source_of_text(text, display), registry)
+def parse_contract_text(
+    text: str, name: str = "<string>", registry: Registry | None = None
+) -> ParsedContract:
+    """Parse contract YAML given as text; relative includes are refused (no folder)."""
+    return parse_contract_source(source_of_text(text, name), registry)

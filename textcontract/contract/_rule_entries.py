@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from textcontract.contract._definition import RuleEntry, RuleExample
 from textcontract.contract._header import FileDefaults, read_version
+from textcontract.contract._parsed import RuleEntry, RuleExample
 from textcontract.errors import InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader, KeyPath
 from textcontract.model import NAME_PATTERN, Context, Enforcement, RuleVersion, Severity

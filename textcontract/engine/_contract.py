@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from textcontract.contract import ContractDefinition, load_contract_file
-from textcontract.contract import load_contract_text as load_contract_text_definition
+from textcontract.contract import ParsedContract, parse_contract_file, parse_contract_text
 from textcontract.engine._evaluate import evaluate
 from textcontract.errors import ContractError, Problem
 from textcontract.model import CheckPolicy, Context, Document, Report, RuleVersion
@@ -20,30 +19,30 @@ __all__ = ["Contract", "load_contract", "load_contract_text"]
 class Contract:
     """A compiled contract. Patterns are compiled once, at load; ``check`` is pure."""
 
-    __slots__ = ("definition",)
+    __slots__ = ("parsed",)
 
-    def __init__(self, definition: ContractDefinition) -> None:
-        self.definition = definition
+    def __init__(self, parsed: ParsedContract) -> None:
+        self.parsed = parsed
 
     @property
     def id(self) -> str:
-        return self.definition.id
+        return self.parsed.id
 
     @property
     def version(self) -> RuleVersion:
-        return self.definition.version
+        return self.parsed.version
 
     @property
     def digest(self) -> str:
-        return self.definition.digest
+        return self.parsed.digest
 
     @property
     def policy(self) -> CheckPolicy:
-        return self.definition.policy
+        return self.parsed.policy
 
     @property
     def rules(self) -> tuple[RuleType, ...]:
-        return self.definition.rules
+        return self.parsed.rules
 
     def check(
         self,
@@ -64,7 +63,7 @@ class Contract:
             context = Context.empty()
         elif not isinstance(context, Context):
             context = Context.from_json(context)
-        return evaluate(self.definition, document, context)
+        return evaluate(self.parsed, document, context)
 
     def __repr__(self) -> str:
         return f"Contract(id={self.id!r}, version={self.version!r}, rules={len(self.rules)})"
@@ -82,7 +81,7 @@ def load_contract(path: str | os.PathLike[str], *, registry: Registry | None = N
             f"load_contract takes a path (str or os.PathLike), not {type(path).__name__}"
         )
     try:
-        return Contract(load_contract_file(path, os.fspath(path), registry=registry))
+        return Contract(parse_contract_file(path, os.fspath(path), registry=registry))
     except ContractError as error:
         if isinstance(path, str) and "\n" in path:
             raise ContractError(_text_hint(error.problems)) from None
@@ -98,7 +97,7 @@ def load_contract_text(
     """
     if not isinstance(text, str):
         raise TypeError(f"load_contract_text takes YAML text (str), not {type(text).__name__}")
-    return Contract(load_contract_text_definition(text, name, registry=registry))
+    return Contract(parse_contract_text(text, name, registry=registry))
 
 
 def _text_hint(problems: tuple[Problem, ...]) -> list[Problem]:
