@@ -1,9 +1,11 @@
 """The strength scorer (SPEC §7): pure scoring over trial outcomes.
 
 It reduces each probe's trials, builds the per-class strength vector, the run's
-identities and its verdict, writes and reads evidence artifacts and sealed trial
-records, aggregates artifacts and compares two measurements. It knows nothing of
-contracts, documents or rules, so any harness can feed it outcomes.
+identities and its verdict, builds evidence artifacts and sealed trial records and
+validates them when given back (as parsed JSON values), aggregates artifacts and
+compares two measurements. It knows nothing of contracts, documents or rules, and it
+opens no file — :mod:`textcontract.strength_files` reads the commands' inputs — so any
+harness can feed it outcomes.
 """
 
 from textcontract.strength._aggregate import AGGREGATE_VERSION, FloorBasis, aggregate, floors_met
