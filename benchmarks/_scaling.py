@@ -84,7 +84,7 @@ def measure(files: Sequence[str], smoke: bool) -> dict[str, list[dict[str, Any]]
     import textcontract
 
     texts = [Path(f).read_text(encoding="utf-8") for f in files]
-    w1 = textcontract.load_contract(_contract_text())
+    w1 = textcontract.load_contract_text(_contract_text())
     results: dict[str, list[dict[str, Any]]] = {}
 
     joined = "\n\n".join(texts)
@@ -99,7 +99,7 @@ def measure(files: Sequence[str], smoke: bool) -> dict[str, list[dict[str, Any]]
     results["rule count"] = [
         _point(
             f"{6 * factor} rules",
-            _check_all(textcontract.load_contract(_contract_text(factor)), texts),
+            _check_all(textcontract.load_contract_text(_contract_text(factor)), texts),
             texts,
         )
         for factor in (1, 2, 4)
@@ -110,7 +110,7 @@ def measure(files: Sequence[str], smoke: bool) -> dict[str, list[dict[str, Any]]
     pattern_points = []
     for count in (50, 200, 800):
         chosen = (base_words + extra)[:count]
-        contract = textcontract.load_contract(_contract_text(1, chosen))
+        contract = textcontract.load_contract_text(_contract_text(1, chosen))
         pattern_points.append(_point(f"{len(chosen)} patterns", _check_all(contract, texts), texts))
     results["pattern count"] = pattern_points
 

@@ -38,6 +38,7 @@ def test_public_api_is_pinned() -> None:
         "TextcontractError",
         "__version__",
         "load_contract",
+        "load_contract_text",
     ]
 
 
@@ -45,3 +46,11 @@ def test_package_ships_py_typed() -> None:
     from importlib import resources
 
     assert resources.files("textcontract").joinpath("py.typed").is_file()
+
+
+def test_loading_functions_take_what_their_names_say() -> None:
+    path = inspect.signature(textcontract.load_contract)
+    text = inspect.signature(textcontract.load_contract_text)
+    assert list(path.parameters) == ["path", "registry"]
+    assert list(text.parameters) == ["text", "name", "registry"]
+    assert text.parameters["name"].default == "<string>"

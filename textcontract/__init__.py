@@ -4,13 +4,13 @@ Load a contract once and check each rendered output::
 
     import textcontract
 
-    contract = textcontract.load_contract("textcontract.yaml")
+    contract = textcontract.load_contract("textcontract.yaml")  # YAML text: load_contract_text
     report = contract.check("Your order #1001 has shipped.", {"order.status": "shipped"})
     assert report.accepted and report.complete
 """
 
 from textcontract._version import __version__
-from textcontract.engine import Contract, load_contract
+from textcontract.engine import Contract, load_contract, load_contract_text
 from textcontract.errors import (
     ContractError,
     ExitCode,
@@ -52,4 +52,5 @@ __all__ = [
     "TextcontractError",
     "__version__",
     "load_contract",
+    "load_contract_text",
 ]

@@ -20,7 +20,7 @@ from tests.audit.audit_builders import (
     violation,
     write_corpus,
 )
-from textcontract.audit import _casework as casework_module
+from textcontract.audit import _case_passes as case_passes_module
 from textcontract.audit import _corpus as corpus_module
 from textcontract.audit import _evaluation as evaluation_module
 from textcontract.audit import _pool as pool_module
@@ -28,6 +28,7 @@ from textcontract.audit import audit_directory, load_corpus, run_audit
 from textcontract.audit._pool import Pool
 from textcontract.engine import evaluate
 from textcontract.errors import InputError, InternalError
+from textcontract.formats.json_text import write_pretty
 
 
 def refusing_pickle() -> Any:
@@ -43,8 +44,8 @@ def test_an_unpicklable_contract_is_loaded_from_its_file(
     corpus = load_corpus(write_corpus(tmp_path, {"c1.yaml": case_text(violation("v1", REFUND))}))
     monkeypatch.setattr(corpus_module, "pickle", refusing_pickle())
     shipped = corpus.worker_setup()
-    assert isinstance(shipped.contract, casework_module.ContractFile)
-    assert shipped().definition.digest == corpus.contract.digest
+    assert isinstance(shipped.contract, case_passes_module.ContractFile)
+    assert shipped().parsed.digest == corpus.contract.digest
 
 
 def test_a_worker_refuses_a_contract_that_changed(
@@ -56,7 +57,7 @@ def test_a_worker_refuses_a_contract_that_changed(
     contract = tmp_path / "contract.yaml"
     contract.write_text(contract.read_text("utf-8").replace("minimum: 5", "minimum: 6"), "utf-8")
     with pytest.raises(InternalError, match="another digest"):
-        _ = shipped().definition
+        _ = shipped().parsed
 
 
 def test_without_a_file_an_unpicklable_contract_is_an_internal_error(
@@ -114,8 +115,8 @@ def test_workers_give_the_same_bytes_as_one_process(monkeypatch: pytest.MonkeyPa
     alone = audit_directory(SHIPPED, jobs=1)
     assert json.dumps(parallel.report) == json.dumps(alone.report)
     texts: list[list[str]] = [[], []]
-    parallel.write_json(texts[0].append)
-    alone.write_json(texts[1].append)
+    write_pretty(parallel.streamed_report(), texts[0].append)
+    write_pretty(alone.streamed_report(), texts[1].append)
     assert "".join(texts[0]) == "".join(texts[1])
 
 
@@ -130,14 +131,14 @@ def test_trials_are_rebuilt_identically_in_the_second_pass(
     )
     first = [entry.fingerprint for entry in corpus.entries]
     rebuilt: list[bytes] = []
-    original = casework_module.case_item
+    original = case_passes_module.case_item
 
     def spy(case: Any, trials: Any) -> bytes:
         item = original(case, trials)
         rebuilt.append(hashlib.sha256(item).digest())
         return item
 
-    monkeypatch.setattr(casework_module, "case_item", spy)
+    monkeypatch.setattr(case_passes_module, "case_item", spy)
     report = run_audit(corpus).report
     assert rebuilt == first
     assert [row["variant"] for row in report["variants"]] == ["v1", "p1"]

@@ -86,9 +86,10 @@ def test_duplicate_variant_ids(tmp_path: Path) -> None:
 )
 def test_expectation_without_rule_code_or_scope(tmp_path: Path, expect: str, missing: str) -> None:
     corpus = write_corpus(tmp_path, {"c1.yaml": case_text(violation("v1", REFUND, expect))})
-    message = only(corpus)
-    assert message.startswith("corpus/c1.yaml:14:")
-    assert f"an expectation needs rule, code and scope (missing: {missing})" in message
+    assert problems(corpus) == [
+        f"corpus/c1.yaml:14:14: variants[0].expect[0]: missing required key {key!r}"
+        for key in missing.split(", ")
+    ]
 
 
 def test_unknown_rule_in_an_expectation(tmp_path: Path) -> None:

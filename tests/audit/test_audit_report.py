@@ -18,7 +18,7 @@ from tests.audit.audit_builders import (
     write_corpus,
 )
 from textcontract.audit import AuditResult, audit_directory, wilson_interval
-from textcontract.formats.audit_json import render_audit_json
+from textcontract.formats.json_text import dumps_pretty, write_pretty
 from textcontract.strength import comparability_key
 
 NOTHING = "{replace: [{find: today, with: now}]}"
@@ -26,7 +26,7 @@ NOTHING = "{replace: [{find: today, with: now}]}"
 
 def written(result: AuditResult) -> str:
     parts: list[str] = []
-    result.write_json(parts.append)
+    write_pretty(result.streamed_report(), parts.append)
     return "".join(parts)
 
 
@@ -62,12 +62,12 @@ def corpora(tmp_path: Path) -> dict[str, Path]:
 def test_the_written_report_is_the_report(tmp_path: Path, name: str) -> None:
     corpus = corpora(tmp_path)[name]
     result = audit_of(corpus)
-    assert written(result) == render_audit_json(result.report)
+    assert written(result) == dumps_pretty(result.report)
 
 
 def test_the_shipped_report_is_written_byte_for_byte() -> None:
     result = audit_directory(SHIPPED)
-    assert written(result) == render_audit_json(result.report)
+    assert written(result) == dumps_pretty(result.report)
 
 
 def test_probes_sort_by_probe_id_across_case_ids_that_prefix_each_other(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_probes_sort_by_probe_id_across_case_ids_that_prefix_each_other(tmp_path
     ]
     policy = result.report["policy"]["digest"]
     assert result.report["strength"]["comparability_key"] == comparability_key(policy, probes)
-    assert written(result) == render_audit_json(result.report)
+    assert written(result) == dumps_pretty(result.report)
 
 
 def test_the_strength_block_is_the_strength_scorers(tmp_path: Path) -> None:

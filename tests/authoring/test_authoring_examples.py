@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from textcontract.authoring import observed_status, run_examples, surfaces_read
-from textcontract.contract import load_contract_text
+from textcontract.contract import parse_contract_text
 from textcontract.model import Check, Enforcement, Kind, Severity, Status
 
 
@@ -47,7 +47,7 @@ def test_observed_status_precedence(statuses: list[Status], observed: Status) ->
 
 
 def _run(rules_yaml: str) -> list[tuple[str, str, str, str]]:
-    definition = load_contract_text(f"textcontract: 1\nid: t\nrules:\n{rules_yaml}")
+    definition = parse_contract_text(f"textcontract: 1\nid: t\nrules:\n{rules_yaml}")
     result = run_examples(definition)
     return [(r.rule_id, r.text, r.expected.value, r.observed.value) for r in result.mismatches]
 
@@ -63,7 +63,7 @@ def test_holding_examples_give_no_mismatch() -> None:
 
 
 def test_each_mismatch_names_rule_example_expected_and_observed() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: t\nrules:\n"
         "  - id: no-refund\n    type: ForbiddenPattern\n    patterns: ['\\brefund\\b']\n"
         "    examples:\n      violated: [Thanks, Refund]\n      satisfied: [refund please]\n"
@@ -107,7 +107,7 @@ def test_missing_fact_is_undetermined_and_so_a_mismatch() -> None:
 
 
 def test_example_goes_on_every_listed_surface() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: t\nrules:\n"
         "  - id: order-number\n    type: RequiredPattern\n    surfaces: [subject, body]\n"
         "    patterns: ['#\\d+']\n"
@@ -123,7 +123,7 @@ def test_example_goes_on_every_listed_surface() -> None:
 
 
 def test_lexical_restatement_reads_source_and_target() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: t\nrules:\n"
         "  - id: adds\n    type: LexicalRestatement\n    source: body\n    target: summary\n"
         "    examples: {violated: [Your order shipped today]}\n"
@@ -133,14 +133,14 @@ def test_lexical_restatement_reads_source_and_target() -> None:
 
 
 def test_a_rule_without_surfaces_reads_one_body_surface() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: t\nrules:\n  - {id: r, type: NoRepeatedText}\n"
     )
     assert surfaces_read(definition.entries[0].rule) == ("body",)
 
 
 def test_examples_of_included_packs_run_too() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: t\ninclude: [builtin:placeholders]\n"
         "rules:\n  - {id: own, type: NoRepeatedText, examples: {satisfied: [hello]}}\n"
     )

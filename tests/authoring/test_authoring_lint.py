@@ -17,7 +17,7 @@ from textcontract.authoring import (
     lint_contracts,
     literal_runs,
 )
-from textcontract.contract import load_contract_text
+from textcontract.contract import parse_contract_text
 from textcontract.model import Check, Kind, Status, Surface
 from textcontract.rules import (
     BUILTIN_TYPES,
@@ -32,7 +32,7 @@ from textcontract.text import Profile
 
 
 def _lint(rules_yaml: str) -> list[LintWarning]:
-    return list(lint_contract(load_contract_text(f"textcontract: 1\nid: t\nrules:\n{rules_yaml}")))
+    return list(lint_contract(parse_contract_text(f"textcontract: 1\nid: t\nrules:\n{rules_yaml}")))
 
 
 def _pattern(pattern: str, accent_folding: bool = True) -> list[LintWarning]:
@@ -110,7 +110,7 @@ def test_settled_premise_patterns_and_required_pattern_are_linted() -> None:
 
 
 def test_warning_points_at_the_rule() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: t\nrules:\n  - {id: ok, type: NoRepeatedText}\n"
         "  - id: bad\n    type: ForbiddenPattern\n    patterns: [café]\n",
         "c.yaml",
@@ -219,7 +219,7 @@ class _FreeSurfaces(SurfaceRule):
 
 def test_a_surface_no_document_can_provide_never_holds() -> None:
     registry = Registry([*(("builtin", t) for t in BUILTIN_TYPES), ("test", _FreeSurfaces)])
-    definition = load_contract_text(
+    definition = parse_contract_text(
         "textcontract: 1\nid: t\nrules:\n  - {id: r, type: FreeSurfaces, surfaces: [body, Body]}\n",
         registry=registry,
     )
@@ -230,9 +230,9 @@ def test_a_surface_no_document_can_provide_never_holds() -> None:
 
 def test_a_pack_included_twice_is_reported_once() -> None:
     pack = "textcontract: 1\nid: t\ninclude: [builtin:placeholders]\nrules:\n"
-    first = load_contract_text(pack + "  - {id: a, type: TokenRange, min: 4, max: 1}\n")
-    second = load_contract_text(pack + "  - {id: a, type: TokenRange, min: 4, max: 1}\n", "other")
-    assert [w.location.file for w in lint_contracts([first, second])] == ["<contract>", "other"]
+    first = parse_contract_text(pack + "  - {id: a, type: TokenRange, min: 4, max: 1}\n")
+    second = parse_contract_text(pack + "  - {id: a, type: TokenRange, min: 4, max: 1}\n", "other")
+    assert [w.location.file for w in lint_contracts([first, second])] == ["<string>", "other"]
     assert len(lint_contracts([first, first])) == 1
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from textcontract import ContractError, Document, Status, load_contract
+from textcontract import ContractError, Document, Status, load_contract, load_contract_text
 from textcontract.authoring import lint_contract, run_examples
-from textcontract.contract import builtin_pack_names, load_contract_file, load_contract_text
+from textcontract.contract import builtin_pack_names, parse_contract_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK_FILES = sorted((ROOT / "rules").glob("*.yaml"))
@@ -22,7 +22,7 @@ def test_the_three_promised_packs_ship() -> None:
 
 @pytest.mark.parametrize("path", PACK_FILES, ids=PACK_NAMES)
 def test_pack_rules_are_namespaced_described_and_carry_both_kinds_of_example(path: Path) -> None:
-    definition = load_contract_file(path)
+    definition = parse_contract_file(path)
     assert definition.id == path.stem
     assert definition.description
     assert definition.entries
@@ -36,7 +36,7 @@ def test_pack_rules_are_namespaced_described_and_carry_both_kinds_of_example(pat
 
 @pytest.mark.parametrize("path", PACK_FILES, ids=PACK_NAMES)
 def test_every_pack_example_holds(path: Path) -> None:
-    result = run_examples(load_contract_file(path))
+    result = run_examples(parse_contract_file(path))
     assert result.rules_without_examples == ()
     assert [
         (m.rule_id, m.text, m.expected.value, m.observed.value) for m in result.mismatches
@@ -45,7 +45,7 @@ def test_every_pack_example_holds(path: Path) -> None:
 
 @pytest.mark.parametrize("path", PACK_FILES, ids=PACK_NAMES)
 def test_packs_are_lint_clean(path: Path) -> None:
-    assert lint_contract(load_contract_file(path)) == ()
+    assert lint_contract(parse_contract_file(path)) == ()
 
 
 ALL_PACKS = """\
@@ -75,7 +75,7 @@ def _violated(report_rule_ids: list[tuple[str, Status]]) -> set[str]:
 
 
 def test_a_realistic_clean_email_passes_every_pack() -> None:
-    contract = load_contract(ALL_PACKS)
+    contract = load_contract_text(ALL_PACKS)
     report = contract.check(CLEAN_MAIL)
     assert [c.rule_id for c in report.checks if c.status is not Status.SATISFIED] == []
     assert report.accepted
@@ -83,7 +83,7 @@ def test_a_realistic_clean_email_passes_every_pack() -> None:
 
 
 def test_included_packs_catch_what_they_promise() -> None:
-    contract = load_contract(ALL_PACKS)
+    contract = load_contract_text(ALL_PACKS)
     text = (
         "Dear [customer_name],\n\nAs an AI language model, I cannot help with refunds. "
         "Your total is {{ order.total }}.<br>TODO: link\n\nI hope this helps!"
@@ -103,7 +103,7 @@ def test_included_packs_catch_what_they_promise() -> None:
 
 
 def test_chat_filler_is_advisory_and_alone_does_not_reject() -> None:
-    contract = load_contract(ALL_PACKS)
+    contract = load_contract_text(ALL_PACKS)
     report = contract.check(CLEAN_MAIL + "\nI hope this helps!")
     filler = [c for c in report.checks if c.rule_id == "llm-boilerplate.chat-filler"]
     assert [c.status for c in filler] == [Status.VIOLATED]
@@ -111,7 +111,7 @@ def test_chat_filler_is_advisory_and_alone_does_not_reject() -> None:
 
 
 def test_pack_rules_read_every_surface() -> None:
-    contract = load_contract("textcontract: 1\nid: subj\ninclude: [builtin:placeholders]\n")
+    contract = load_contract_text("textcontract: 1\nid: subj\ninclude: [builtin:placeholders]\n")
     document = Document.from_json(
         {"surfaces": {"subject": "Your order {{ order.id }}", "body": "All fine."}}
     )

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+import textcontract
 from textcontract import ContractError, Status
 from textcontract._yaml import load_yaml
 from textcontract.authoring import describe_rule_types, run_examples
-from textcontract.contract import contract_schema, load_contract_text
-from textcontract.engine import load_contract
+from textcontract.contract import contract_schema, parse_contract_text
 from textcontract.rules import ENTRY_POINT_GROUP, RegistryError, default_registry
 from textcontract.testing import RuleCase, evaluate_case, load_rule_cases, mismatches
 
@@ -64,7 +64,7 @@ def test_plugin_is_registered_after_the_builtins_with_its_origin() -> None:
 
 def test_plugin_rule_is_unknown_without_its_entry_point() -> None:
     with pytest.raises(ContractError) as caught:
-        load_contract_text(
+        parse_contract_text(
             "textcontract: 1\nid: c\nrules:\n  - {id: calm, type: MaxExclamations}\n",
             registry=default_registry(plugins=[]),
         )
@@ -101,7 +101,7 @@ rules:
 
 
 def test_raising_or_misattributing_plugin_rules_give_rule_error_and_others_run() -> None:
-    contract = load_contract(CONTRACT, registry=REGISTRY)
+    contract = textcontract.load_contract_text(CONTRACT, registry=REGISTRY)
     report = contract.check("Shipped!! Enjoy.")
     assert [(c.rule_id, c.status, c.code, c.scope) for c in report.checks] == [
         ("before", Status.SATISFIED, "FORBIDDEN_PATTERN", "surface:body"),
@@ -117,7 +117,7 @@ def test_raising_or_misattributing_plugin_rules_give_rule_error_and_others_run()
 
 
 def test_plugin_examples_run_under_test_and_a_raising_rule_is_observed_as_error() -> None:
-    definition = load_contract_text(
+    definition = parse_contract_text(
         CONTRACT.replace(
             "{id: raises, type: Raising}",
             "{id: raises, type: Raising, examples: {satisfied: [anything]}}",
@@ -176,9 +176,9 @@ def test_docs_show_the_plugin_exactly_as_tested() -> None:
 _DISCOVERY_SCRIPT = """
 import json
 from textcontract.rules import default_registry
-from textcontract.engine import load_contract
+from textcontract.engine import load_contract_text
 registry = default_registry()
-contract = load_contract(
+contract = load_contract_text(
     "textcontract: 1\\nid: c\\nrules:\\n  - {id: calm, type: MaxExclamations}\\n"
 )
 report = contract.check("Hey!!!")

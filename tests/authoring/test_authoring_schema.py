@@ -18,7 +18,7 @@ from textcontract.contract import (
     DEFAULTS_FIELDS,
     POLICY_FIELDS,
     contract_schema,
-    load_contract_text,
+    parse_contract_text,
 )
 from textcontract.rules import default_registry
 
@@ -180,7 +180,7 @@ def test_broken_contracts_fail_the_schema_and_the_loader(name: str) -> None:
     assert errors, f"the schema accepted {name}"
     assert any(mentioned in error for error in errors) or not mentioned, errors
     with pytest.raises(ContractError):
-        load_contract_text(text)
+        parse_contract_text(text)
 
 
 def test_documentation_shows_the_editor_modeline() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from textcontract.contract import load_contract_text
+from textcontract.contract import parse_contract_text
 from textcontract.errors import ContractError
 
 _scalars = st.one_of(
@@ -53,7 +53,7 @@ def _yaml(value: Any) -> str:
 @given(st.text(max_size=300))
 def test_random_text_never_raises_anything_but_contract_error(text: str) -> None:
     with contextlib.suppress(ContractError):
-        load_contract_text(text + "\n")
+        parse_contract_text(text + "\n")
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -63,7 +63,7 @@ def test_random_rules_never_raise_anything_but_contract_error(
 ) -> None:
     document = {"textcontract": 1, "id": "fuzz", "rules": rules, "defaults": extra}
     try:
-        definition = load_contract_text(_yaml(document) + "\n")
+        definition = parse_contract_text(_yaml(document) + "\n")
     except ContractError:
         return
     assert definition.digest.startswith("sha256:")

@@ -22,7 +22,7 @@ rules:
 
 
 def test_check_accepts_plain_strings_and_dicts() -> None:
-    contract = textcontract.load_contract(CONTRACT)
+    contract = textcontract.load_contract_text(CONTRACT)
     report = contract.check(
         {"surfaces": {"body": {"text": "It ships today.", "claims": {"order.status": "shipped"}}}},
         {"order.status": "shipped"},
@@ -39,7 +39,7 @@ def test_check_accepts_plain_strings_and_dicts() -> None:
 
 
 def test_report_json_shape_and_key_order() -> None:
-    contract = textcontract.load_contract(CONTRACT)
+    contract = textcontract.load_contract_text(CONTRACT)
     report = contract.check(
         Document.from_text("ok"), Context.from_json({"order.status": "shipped"})
     )
@@ -75,8 +75,12 @@ def test_report_json_shape_and_key_order() -> None:
 
 
 def test_same_inputs_give_byte_identical_json() -> None:
-    first = textcontract.load_contract(CONTRACT).check("We guarantee it.", {"order.status": "x"})
-    second = textcontract.load_contract(CONTRACT).check("We guarantee it.", {"order.status": "x"})
+    first = textcontract.load_contract_text(CONTRACT).check(
+        "We guarantee it.", {"order.status": "x"}
+    )
+    second = textcontract.load_contract_text(CONTRACT).check(
+        "We guarantee it.", {"order.status": "x"}
+    )
     assert first.to_json() == second.to_json()
 
 
@@ -101,7 +105,7 @@ def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyP
         calls.append(Profile.FOLDED.value)
         return fold_text(text)
 
-    contract = textcontract.load_contract(
+    contract = textcontract.load_contract_text(
         "textcontract: 1\nid: n\nrules:\n"
         "  - {id: a, type: ForbiddenPattern, patterns: [x]}\n"
         "  - {id: b, type: ForbiddenPattern, patterns: [y]}\n"
@@ -112,3 +116,39 @@ def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(subject_module, "fold_text", counting_fold)
     contract.check("Some words here.")
     assert sorted(calls) == ["folded", "text"]
+
+
+def test_a_one_line_flow_mapping_is_yaml_text_only_through_load_contract_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defect 8: no guessing. A string is a path for load_contract, YAML for load_contract_text."""
+    flow = "{textcontract: 1, id: flow, rules: [{id: r, type: ForbiddenPattern, patterns: [x]}]}"
+    assert textcontract.load_contract_text(flow).id == "flow"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(textcontract.ContractError, match="cannot read file"):
+        textcontract.load_contract(flow)
+    (tmp_path / flow).write_text(CONTRACT, encoding="utf-8")  # such a file name is legal
+    assert textcontract.load_contract(flow).id == "api"
+
+
+def test_yaml_text_given_as_a_path_gets_a_hint() -> None:
+    with pytest.raises(textcontract.ContractError) as caught:
+        textcontract.load_contract(CONTRACT)
+    assert caught.value.problems[0].hint == (
+        "load_contract takes a path; to load YAML text, use load_contract_text"
+    )
+
+
+def test_load_contract_text_names_the_text_in_messages() -> None:
+    with pytest.raises(textcontract.ContractError) as caught:
+        textcontract.load_contract_text("textcontract: 1\nid: x\nrules: []\n")
+    assert str(caught.value).startswith("<string>:3:8: rules: the contract defines no rules")
+    with pytest.raises(textcontract.ContractError, match=r"^mail\.yaml:"):
+        textcontract.load_contract_text("textcontract: 2\n", name="mail.yaml")
+
+
+def test_loaders_refuse_the_wrong_kind_of_argument() -> None:
+    with pytest.raises(TypeError, match="takes a path"):
+        textcontract.load_contract(b"c.yaml")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes YAML text"):
+        textcontract.load_contract_text(Path("c.yaml"))  # type: ignore[arg-type]

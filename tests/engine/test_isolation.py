@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from textcontract.contract import load_contract_text
+from textcontract.contract import parse_contract_text
 from textcontract.engine import evaluate
 from textcontract.model import Check, Context, Document, Kind, Status
 from textcontract.rules import BUILTIN_TYPES, Code, Registry, RuleType, Subject
@@ -74,7 +74,7 @@ rules:
 )
 def test_misbehaving_rule_is_isolated(mode: str, message: str) -> None:
     registry = Registry([*(("builtin", t) for t in BUILTIN_TYPES), ("test", _type(mode))])
-    definition = load_contract_text(CONTRACT, registry=registry)
+    definition = parse_contract_text(CONTRACT, registry=registry)
     report = evaluate(definition, Document.from_text("x"), Context.from_json({"a": 1}))
     assert [(c.rule_id, c.status, c.code) for c in report.checks] == [
         ("before", Status.SATISFIED, "REQUIRED_FACT"),
@@ -90,7 +90,7 @@ def test_misbehaving_rule_is_isolated(mode: str, message: str) -> None:
 
 def test_well_behaved_plugin_rule_passes_through() -> None:
     registry = Registry([*(("builtin", t) for t in BUILTIN_TYPES), ("test", _type("good"))])
-    definition = load_contract_text(CONTRACT, registry=registry)
+    definition = parse_contract_text(CONTRACT, registry=registry)
     report = evaluate(definition, Document.from_text("x"), Context.from_json({"a": 1}))
     assert [c.status for c in report.checks] == [Status.SATISFIED] * 3
     assert report.accepted

@@ -258,6 +258,27 @@ def test_a_malformed_artifact_is_an_input_error_not_a_refusal() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param(None, "missing required key 'reduced_probe_outcomes'", id="missing"),
+        pytest.param([], "must hold exactly one reduced outcome (the probe's), got 0", id="empty"),
+    ],
+)
+def test_missing_reduced_outcome_is_reported_once(value: list[Any] | None, expected: str) -> None:
+    """Defect 7: not also every field of a ``reduced_probe_outcomes[0]`` that is not there."""
+    ((name, artifact),) = artifacts_of(defect_probes(1, 0))
+    malformed = copy.deepcopy(artifact)
+    if value is None:
+        del malformed["reduced_probe_outcomes"]
+    else:
+        malformed["reduced_probe_outcomes"] = value
+    with pytest.raises(InputError) as caught:
+        aggregate([(name, malformed)], policy())
+    where = "" if value is None else "reduced_probe_outcomes: "
+    assert [p.render() for p in caught.value.problems] == [f"{name}: {where}{expected}"]
+
+
 def test_no_artifacts_is_an_input_error() -> None:
     with pytest.raises(InputError, match="no evidence artifacts"):
         aggregate([], policy())
@@ -290,8 +311,8 @@ def test_out_of_range_values_in_an_artifact_are_input_errors() -> None:
     with pytest.raises(InputError) as caught:
         aggregate([(name, malformed)], policy())
     assert [p.render() for p in caught.value.problems] == [
-        f"{name}: policy.catch_threshold: must be in [0, 1], found 1.5",
-        f"{name}: policy.minimum_trial_count: must be at least 1, found 0",
+        f"{name}: policy.catch_threshold: must be in [0, 1], got 1.5",
+        f"{name}: policy.minimum_trial_count: must be at least 1, got 0",
         f"{name}: probe: a probe cannot be both a canary and a clean control",
     ]
 

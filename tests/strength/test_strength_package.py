@@ -11,12 +11,14 @@ PACKAGE = Path(strength.__file__).parent
 ALLOWED_IMPORTS = (
     "textcontract.errors",
     "textcontract.canonical",
-    "textcontract._json",
-    "textcontract._yaml",
+    "textcontract.fields",
     "textcontract._version",
     "textcontract.model",
     "textcontract.strength",
 )
+"""Ground and model only: never text, rules, engine, contract, audit, nor the JSON/YAML readers."""
+FILE_MODULES = {"io", "os", "pathlib", "shutil", "tempfile", "glob", "mmap"}
+FILE_METHODS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "glob"}
 
 
 def _imported_modules(path: Path) -> list[str]:
@@ -52,6 +54,33 @@ def test_strength_imports_only_the_allowed_ground() -> None:
         if module.startswith("textcontract") and not module.startswith(ALLOWED_IMPORTS)
     }
     assert offending == set()
+
+
+def _file_access(path: Path) -> set[str]:
+    """Every way ``path`` could read or write a file: file modules, ``open()``, path methods."""
+    found = {f"import {module}" for module in _imported_modules(path) if module in FILE_MODULES}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Name) and node.func.id == "open":
+            found.add(f"line {node.lineno}: open()")
+        if isinstance(node.func, ast.Attribute) and node.func.attr in FILE_METHODS:
+            found.add(f"line {node.lineno}: .{node.func.attr}()")
+    return found
+
+
+def test_strength_reads_no_files() -> None:
+    """Files are read by :mod:`textcontract.strength_files`; strength scores what it is given."""
+    offending = {
+        f"{path.name}: {found}" for path in PACKAGE.glob("*.py") for found in _file_access(path)
+    }
+    assert offending == set()
+
+
+def test_the_file_rule_sees_a_file_read(tmp_path: Path) -> None:
+    module = tmp_path / "reads.py"
+    module.write_text("import pathlib\nopen('x')\npathlib.Path('y').read_text()\n")
+    assert _file_access(module) == {"import pathlib", "line 2: open()", "line 3: .read_text()"}
 
 
 def test_library_code_neither_prints_nor_exits() -> None:

@@ -10,8 +10,10 @@ from tests.strength.strength_builders import policy
 from textcontract._yaml import load_yaml
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode, InputError
+from textcontract.fields import FieldReader
 from textcontract.model import Severity
-from textcontract.strength import ProbeClass, ScoringPolicy, load_scoring_policy
+from textcontract.strength import ProbeClass, ScoringPolicy, read_scoring_policy
+from textcontract.strength_files import read_policy_file
 
 
 def test_defaults_fill_every_field() -> None:
@@ -73,13 +75,13 @@ def test_unknown_key_is_named_with_a_suggestion() -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("catch_threshold", 1.5, "must be in [0, 1], found 1.5"),
-        ("catch_threshold", -0.1, "must be in [0, 1], found -0.1"),
-        ("catch_threshold", True, "expected a number in [0, 1], found a boolean"),
-        ("catch_threshold", "0.5", "expected a number in [0, 1], found a string"),
-        ("minimum_trial_count", 0, "must be at least 1, found 0"),
-        ("minimum_trial_count", 2.0, "expected an integer, found a number"),
-        ("minimum_trial_count", False, "expected an integer, found a boolean"),
+        ("catch_threshold", 1.5, "must be in [0, 1], got 1.5"),
+        ("catch_threshold", -0.1, "must be in [0, 1], got -0.1"),
+        ("catch_threshold", True, "expected a number in [0, 1], got a boolean"),
+        ("catch_threshold", "0.5", "expected a number in [0, 1], got a string"),
+        ("minimum_trial_count", 0, "must be at least 1, got 0"),
+        ("minimum_trial_count", 2.0, "expected an integer, got a number"),
+        ("minimum_trial_count", False, "expected an integer, got a boolean"),
         ("severity_floor", "severe", "'severe' is not one of low, medium, high, critical"),
     ],
 )
@@ -95,7 +97,7 @@ def test_floors_refuse_unknown_classes_and_rates_out_of_range() -> None:
     rendered = _problems({"floors": {"defects": 0.5, "gameability": 2}})
     assert rendered == [
         "policy.json: floors.defects: unknown key 'defects' (did you mean 'defect'?)",
-        "policy.json: floors.gameability: must be in [0, 1], found 2",
+        "policy.json: floors.gameability: must be in [0, 1], got 2",
     ]
 
 
@@ -109,25 +111,25 @@ def test_every_problem_is_reported_at_once() -> None:
 
 
 def test_a_policy_must_be_a_mapping() -> None:
-    assert _problems(None) == ["policy.json: expected a mapping, found null"]
+    assert _problems(None) == ["policy.json: expected a mapping, got null"]
 
 
 def test_yaml_file_problems_carry_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "policy.yaml"
     path.write_text("catch_threshold: 0.5\nminimum_trial_count: 0\nseverity: high\n")
     with pytest.raises(InputError) as caught:
-        load_scoring_policy(str(path), "policy.yaml")
+        read_policy_file(path, "policy.yaml")
     assert [p.render() for p in caught.value.problems] == [
         "policy.yaml:3:1: severity: unknown key 'severity' (did you mean 'severity_floor'?)",
-        "policy.yaml:2:22: minimum_trial_count: must be at least 1, found 0",
+        "policy.yaml:2:22: minimum_trial_count: must be at least 1, got 0",
     ]
 
 
 def test_yaml_and_json_files_load_the_same_policy(tmp_path: Path) -> None:
     (tmp_path / "p.yaml").write_text("catch_threshold: 1\nfloors: {defect: 0.75}\n")
     (tmp_path / "p.json").write_text('{"catch_threshold": 1.0, "floors": {"defect": 0.75}}')
-    from_yaml = load_scoring_policy(str(tmp_path / "p.yaml"))
-    from_json = load_scoring_policy(str(tmp_path / "p.json"))
+    from_yaml = read_policy_file(tmp_path / "p.yaml")
+    from_json = read_policy_file(tmp_path / "p.json")
     assert from_yaml == from_json
     assert from_yaml.catch_threshold == 1.0
 
@@ -135,19 +137,19 @@ def test_yaml_and_json_files_load_the_same_policy(tmp_path: Path) -> None:
 def test_json_policy_with_duplicate_key_is_an_input_error(tmp_path: Path) -> None:
     (tmp_path / "p.json").write_text('{"catch_threshold": 0.5, "catch_threshold": 0.6}')
     with pytest.raises(InputError, match="duplicate key 'catch_threshold'"):
-        load_scoring_policy(str(tmp_path / "p.json"), "p.json")
+        read_policy_file(tmp_path / "p.json", "p.json")
 
 
 def test_missing_policy_file_is_an_input_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"^nowhere\.yaml: cannot read file"):
-        load_scoring_policy(str(tmp_path / "nowhere.yaml"), "nowhere.yaml")
+        read_policy_file(tmp_path / "nowhere.yaml", "nowhere.yaml")
 
 
 def test_policy_block_of_audit_yaml_reports_its_place_in_that_file() -> None:
     text = "contract: ../contract.yaml\npolicy:\n  catch_threshold: 7\n"
     value, positions = load_yaml(text, "audit.yaml")
-    with pytest.raises(InputError) as caught:
-        ScoringPolicy.from_json(value["policy"], "audit.yaml", positions, ("policy",))
-    assert [p.render() for p in caught.value.problems] == [
-        "audit.yaml:3:20: policy.catch_threshold: must be in [0, 1], found 7"
+    reader = FieldReader("audit.yaml", positions)
+    read_scoring_policy(reader, value["policy"], ("policy",))
+    assert [p.render() for p in reader.problems] == [
+        "audit.yaml:3:20: policy.catch_threshold: must be in [0, 1], got 7"
     ]

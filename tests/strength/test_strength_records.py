@@ -26,12 +26,11 @@ from textcontract.strength import (
     SealedRecord,
     artifact_exit_code,
     build_trial_records,
-    load_probe_file,
-    load_record_file,
     parse_probe,
     parse_record,
     score_records,
 )
+from textcontract.strength_files import read_probe_file, read_record_file
 
 PROBE = Probe("order-1/total", ProbeClass.DEFECT, Severity.HIGH)
 
@@ -215,21 +214,21 @@ def test_a_malformed_record_reports_every_problem() -> None:
     rendered = [p.render() for p in caught.value.problems]
     assert rendered == [
         "trial-0.json: missing required key 'run_id'",
-        "trial-0.json: record_version: expected 1, found 2",
+        "trial-0.json: record_version: expected 1, got 2",
         "trial-0.json: outcomes[0].state: 'caugth' is not one of caught, confirmed, missed,"
         " abstained, bypassed, passed-clean-control, false-positive, not-applicable, unreached,"
         " oracle-error, judge-error, infrastructure-error (did you mean 'caught'?)",
-        "trial-0.json: trial_index: must be at least 0, found -1",
+        "trial-0.json: trial_index: must be at least 0, got -1",
     ]
 
 
 def test_record_and_probe_files_load_from_disk(tmp_path: Path) -> None:
     (tmp_path / "r.json").write_text(json.dumps(record(0, outcome("caught"))))
     (tmp_path / "p.json").write_text(json.dumps(PROBE.to_json()))
-    loaded = load_record_file(str(tmp_path / "r.json"), "r.json")
+    loaded = read_record_file(tmp_path / "r.json", "r.json")
     assert loaded.source == "r.json"
     assert loaded.outcome_for(PROBE.probe_id) is not None
-    assert load_probe_file(str(tmp_path / "p.json")) == PROBE
+    assert read_probe_file(tmp_path / "p.json") == PROBE
 
 
 @pytest.mark.parametrize(
@@ -237,7 +236,7 @@ def test_record_and_probe_files_load_from_disk(tmp_path: Path) -> None:
     [
         ({"class": "defects"}, "p.json: class: 'defects' is not one of"),
         ({"severity": 3}, "p.json: severity: expected one of low, medium, high, critical"),
-        ({"canary": "no"}, "p.json: canary: expected true or false, found a string"),
+        ({"canary": "no"}, "p.json: canary: expected true or false, got a string"),
         ({"probe_id": ""}, "p.json: probe_id: must not be empty"),
         ({"canary": True, "clean_control": True}, "p.json: a probe cannot be both"),
         ({"owner": "me"}, "p.json: owner: unknown key 'owner'"),

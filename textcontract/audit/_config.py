@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from textcontract._yaml import Positions, load_yaml
-from textcontract.audit._fields import FieldReader
-from textcontract.contract import CONTRACT_FILENAME, find_contract
+from textcontract.contract import CONTRACT_FILENAME, locate_contract
 from textcontract.errors import InputError, Location, Problem
+from textcontract.fields import MISSING, FieldReader
 from textcontract.inputs import read_text_file
-from textcontract.strength import ScoringPolicy
+from textcontract.strength import ScoringPolicy, read_scoring_policy
 
 __all__ = ["AUDIT_FILE", "AuditConfig", "Thresholds", "join_display", "read_config"]
 
@@ -53,12 +53,12 @@ class AuditConfig:
 
 
 def _thresholds(reader: FieldReader, value: Any) -> Thresholds:
-    fields = reader.mapping(value, ("thresholds",), _THRESHOLD_KEYS) or {}
-    found: dict[str, float | None] = {}
-    for name in _THRESHOLD_KEYS:
-        if name in fields:
-            found[name] = reader.fraction(fields[name], ("thresholds", name))
-    return Thresholds(found.get("detection"), found.get("preservation"))
+    fields = reader.mapping(value, ("thresholds",), optional=_THRESHOLD_KEYS)
+    detection, preservation = (
+        reader.fraction(fields.get(name, MISSING), ("thresholds", name), None)
+        for name in _THRESHOLD_KEYS
+    )
+    return Thresholds(detection, preservation)
 
 
 def _contract_location(
@@ -70,11 +70,9 @@ def _contract_location(
     problems: list[Problem],
 ) -> tuple[Path | None, str]:
     """``--contract``, else audit.yaml's ``contract:``, else the nearest textcontract.yaml."""
-    if override is not None:
-        return override, str(override)
-    if reference is not None:
+    if override is None and reference is not None:
         return root / reference, join_display(display, reference)
-    found = find_contract(Path.cwd())
+    found = locate_contract(override)
     if found is None:
         problems.append(
             Problem(
@@ -84,8 +82,7 @@ def _contract_location(
             )
         )
         return None, ""
-    cwd = Path.cwd().resolve()
-    return found, str(found.relative_to(cwd)) if found.is_relative_to(cwd) else str(found)
+    return found
 
 
 def read_config(
@@ -109,18 +106,13 @@ def read_config(
             problems.extend(error.problems)
             data, positions = {}, Positions(shown)
         reader = FieldReader(shown, positions)
-        fields = reader.mapping({} if data is None else data, (), _CONFIG_KEYS) or {}
-        if "contract" in fields:
-            reference = reader.string(fields["contract"], ("contract",))
+        fields = reader.mapping({} if data is None else data, (), optional=_CONFIG_KEYS)
+        reference = reader.string(fields.get("contract", MISSING), ("contract",), None, blank=False)
         if "policy" in fields:
-            try:
-                policy = ScoringPolicy.from_json(fields["policy"], shown, positions, ("policy",))
-            except InputError as error:
-                reader.problems.extend(error.problems)
+            policy = read_scoring_policy(reader, fields["policy"], ("policy",))
         if "thresholds" in fields:
             thresholds = _thresholds(reader, fields["thresholds"])
-        if "description" in fields:
-            reader.string(fields["description"], ("description",))
+        reader.string(fields.get("description", MISSING), ("description",), blank=False)
         problems.extend(reader.problems)
     config = AuditConfig(shown, reference, policy, thresholds)
     contract_path, contract_display = _contract_location(

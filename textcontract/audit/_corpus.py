@@ -4,7 +4,7 @@ Everything is parsed and every trial is built before anything is evaluated, and
 every problem of every file is collected: the audit either starts with a fully
 valid corpus or stops with one :class:`InputError` listing all that is wrong
 (SPEC §6 "Loading"). What a valid corpus keeps of each case is where it is and
-its fingerprint (:mod:`textcontract.audit._casework`), not its documents.
+its fingerprint (:mod:`textcontract.audit._case_passes`), not its documents.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from textcontract.audit._cases import CaseReader
-from textcontract.audit._casework import (
+from textcontract.audit._case_files import CaseReader
+from textcontract.audit._case_passes import (
     CaseCheck,
     CaseEntry,
     CaseWork,
@@ -31,7 +31,7 @@ from textcontract.audit._model import Case, Variant
 from textcontract.audit._pool import Pool
 from textcontract.audit._variants import Trial, build_trial
 from textcontract.canonical import digest
-from textcontract.contract import ContractDefinition, load_contract_file
+from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InputError, InternalError, Problem
 from textcontract.rules import Registry
 from textcontract.strength import ScoringPolicy
@@ -73,7 +73,7 @@ class Corpus:
 
     display: str
     config: AuditConfig
-    contract: ContractDefinition
+    contract: ParsedContract
     entries: tuple[CaseEntry, ...]
     allow_missing_rules: bool
     root: Path
@@ -152,39 +152,39 @@ class Corpus:
 def _setup(
     root: Path,
     display: str,
-    definition: ContractDefinition | None,
+    parsed: ParsedContract | None,
     allow_missing_rules: bool,
     policy: ScoringPolicy,
 ) -> WorkSetup:
     rules = (
         None
-        if definition is None
-        else {entry.rule.header.id: entry.rule.header.severity for entry in definition.entries}
+        if parsed is None
+        else {entry.rule.header.id: entry.rule.header.severity for entry in parsed.entries}
     )
     return WorkSetup(
         str(root), display, rules, allow_missing_rules, policy.catch_threshold, contract=None
     )
 
 
-def _shippable(definition: ContractDefinition, source: Path | None) -> bytes | ContractFile:
+def _shippable(parsed: ParsedContract, source: Path | None) -> bytes | ContractFile:
     """The contract as a worker receives it: pickled, else the file to load it from."""
     try:
-        return pickle.dumps(definition)
+        return pickle.dumps(parsed)
     except (pickle.PicklingError, TypeError, AttributeError):
         if source is None:
             raise InternalError(
                 "the contract cannot be sent to worker processes; run with --jobs 1"
             ) from None
-        return ContractFile(str(source.resolve()), definition.source, definition.digest)
+        return ContractFile(str(source.resolve()), parsed.source, parsed.digest)
 
 
 def _load_contract(
     path: Path | None, shown: str, registry: Registry | None, problems: list[Problem]
-) -> ContractDefinition | None:
+) -> ParsedContract | None:
     if path is None:
         return None
     try:
-        return load_contract_file(path, shown, registry)
+        return parse_contract_file(path, shown, registry)
     except InputError as error:
         problems.extend(error.problems)
         return None
@@ -236,23 +236,23 @@ def load_into(
     pool.start(len(found))
     problems: list[Problem] = []
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
-    definition = _load_contract(contract_path, contract_display, registry, problems)
-    setup = _setup(directory, shown, definition, allow_missing_rules, config.policy)
+    parsed = _load_contract(contract_path, contract_display, registry, problems)
+    setup = _setup(directory, shown, parsed, allow_missing_rules, config.policy)
     skip = os.path.realpath(contract_path) if contract_path is not None else None
     files = [file for file, resolved in found if resolved != skip]
     del found
-    work = CaseWork(setup, definition)
+    work = CaseWork(setup, parsed)
     checks = list(
         zip(files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: setup), strict=True)
     )
     entries = _first_pass(work, checks, problems)
     if problems:
         raise InputError(problems)
-    assert definition is not None  # a contract that failed to load left problems
+    assert parsed is not None  # a contract that failed to load left problems
     return Corpus(
         display=shown,
         config=config,
-        contract=definition,
+        contract=parsed,
         entries=tuple(entries),
         allow_missing_rules=allow_missing_rules,
         root=directory,

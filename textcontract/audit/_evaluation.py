@@ -22,7 +22,7 @@ from textcontract.audit._matching import (
 )
 from textcontract.audit._model import Expectation, Relation
 from textcontract.audit._variants import Trial
-from textcontract.contract import ContractDefinition
+from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
 from textcontract.rules import Subject
@@ -102,7 +102,7 @@ class Judgement(NamedTuple):
 
 
 def check_trial(
-    definition: ContractDefinition, document: Document, context: Context, memo: TextMemo
+    parsed: ParsedContract, document: Document, context: Context, memo: TextMemo
 ) -> Judgement:
     """What ``engine.evaluate`` decides, without the report's input digests the audit never reads.
 
@@ -110,22 +110,22 @@ def check_trial(
     """
     subject = _MemoSubject(document, context, memo)
     checks: list[Check] = []
-    for rule in definition.rules:
+    for rule in parsed.rules:
         checks.extend(run_rule(rule, subject))
     found = tuple(checks)
-    return Judgement(found, is_accepted(found, definition.policy), is_complete(found))
+    return Judgement(found, is_accepted(found, parsed.policy), is_complete(found))
 
 
 def baseline_clean(
-    definition: ContractDefinition, document: Document, context: Context, memo: TextMemo
+    parsed: ParsedContract, document: Document, context: Context, memo: TextMemo
 ) -> bool:
     """Whether a baseline is accepted and complete (an exception here is not caught: exit 3)."""
-    judged = check_trial(definition, document, context, memo)
+    judged = check_trial(parsed, document, context, memo)
     return judged.accepted and judged.complete
 
 
 def evaluate_trials(
-    definition: ContractDefinition,
+    parsed: ParsedContract,
     relation: Relation,
     expect: tuple[Expectation, ...],
     trials: Sequence[Trial],
@@ -140,7 +140,7 @@ def evaluate_trials(
     results = []
     for index, trial in enumerate(trials):
         try:
-            judged = check_trial(definition, trial.document, trial.context, memo)
+            judged = check_trial(parsed, trial.document, trial.context, memo)
         except Exception:  # the engine isolates rules; anything else spoils only this trial
             results.append(failed_trial(index, relation, len(expect)))
             continue

@@ -20,9 +20,9 @@ from textcontract.audit._figures import (
     rate,
 )
 from textcontract.audit._model import Expectation, Relation
-from textcontract.audit._records import CaseRecord, Counted, Labels
 from textcontract.audit._strength import StrengthTally
-from textcontract.contract import ContractDefinition
+from textcontract.audit._variant_records import CaseRecord, Counted, Labels
+from textcontract.contract import ParsedContract
 from textcontract.model import Severity
 from textcontract.strength import (
     CONTRACT_FORMAT_VERSION,
@@ -104,7 +104,7 @@ class ExcludedRow:
 class Findings:
     """The audit's figures and identities, with the records behind its lists."""
 
-    contract: ContractDefinition
+    contract: ParsedContract
     policy: ScoringPolicy
     corpus_digest: str
     fixture_digest: str
@@ -169,9 +169,7 @@ def _families(cases: Sequence[CaseRecord]) -> dict[str, dict[str, int]]:
     }
 
 
-def _coverage_gaps(
-    definition: ContractDefinition, cases: Sequence[CaseRecord]
-) -> tuple[CoverageGap, ...]:
+def _coverage_gaps(parsed: ParsedContract, cases: Sequence[CaseRecord]) -> tuple[CoverageGap, ...]:
     """Contract rules (in contract order) that no eligible, non-canary violation expects."""
     targeted = {
         expectation.rule
@@ -184,7 +182,7 @@ def _coverage_gaps(
     }
     return tuple(
         CoverageGap(entry.rule.header.id, entry.rule.header.severity)
-        for entry in definition.entries
+        for entry in parsed.entries
         if entry.rule.header.id not in targeted
     )
 
@@ -211,7 +209,7 @@ def _figures(cases: Sequence[CaseRecord]) -> tuple[Rate, Rate, tuple[int, int]]:
 
 
 def summarize(
-    definition: ContractDefinition,
+    parsed: ParsedContract,
     policy: ScoringPolicy,
     cases: tuple[CaseRecord, ...],
     corpus_digest: str,
@@ -222,10 +220,10 @@ def summarize(
     tally = StrengthTally(policy)
     for probe_id, labels, counted in _admitted(probe_order):
         tally.add(probe_id, labels, counted)
-    gaps = _coverage_gaps(definition, cases)
+    gaps = _coverage_gaps(parsed, cases)
     detection, preservation, canaries = _figures(cases)
     return Findings(
-        contract=definition,
+        contract=parsed,
         policy=policy,
         corpus_digest=corpus_digest,
         fixture_digest=fixture_digest,
@@ -238,7 +236,7 @@ def summarize(
             contract_format_version=CONTRACT_FORMAT_VERSION,
             corpus_digest=corpus_digest,
             fixture_digest=fixture_digest,
-            evaluator_configuration_digest=definition.digest,
+            evaluator_configuration_digest=parsed.digest,
             scoring_policy_digest=policy.digest,
             mode=CONTRACT_SCORING,
         ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -14,6 +15,7 @@ from textcontract.strength import ProbeClass
 
 __all__ = [
     "DEFAULT_FAMILY",
+    "ID_PATTERN",
     "Case",
     "Change",
     "Expectation",
@@ -26,6 +28,9 @@ __all__ = [
 ]
 
 DEFAULT_FAMILY = "unlabelled"
+
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+"""Case and variant ids (SPEC §6)."""
 
 
 class Relation(StrEnum):

@@ -1,35 +1,35 @@
-"""The audit report: as a JSON-ready dict, or written out as JSON text piece by piece.
+"""The audit report (SPEC §6), keys in the order SPEC §6 shows.
 
-:func:`write_report_json` writes the very bytes ``json.dumps(report_json(...),
-ensure_ascii=False, indent=2) + "\\n"`` would, without building the report: the
-head and tail come from a report whose three long lists are empty, and each list
-item is rendered on its own. Rows and probe entries that differ only in their ids
-(most of them: variants share labels and results) are rendered once, as a
-template the ids are put into.
+:func:`report_json` builds it whole. :func:`streamed_report` gives the same report with
+its three long lists — ``strength.probes``, ``variants``, ``excluded`` — as iterators that
+produce one entry at a time from the audit's records; written with
+:func:`textcontract.formats.json_text.write_pretty`, it is the same bytes as the whole
+report printed, and neither the report nor its text is ever held.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Hashable, Iterable, Iterator
-from itertools import islice
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from textcontract._version import ENGINE_NAME, __version__
-from textcontract.audit._findings import ExcludedRow, Findings, VariantRow
-from textcontract.audit._records import Counted
+from textcontract.audit._findings import Findings, VariantRow
+from textcontract.audit._variant_records import Counted, Labels
 
-__all__ = ["AUDIT_VERSION", "report_json", "write_report_json"]
+__all__ = ["AUDIT_VERSION", "report_json", "streamed_report"]
 
 AUDIT_VERSION = 1
-
-_BLOCK = 256
-_TEMPLATE_LIMIT = 4096
-"""Templates kept per list; real corpora repeat a few, this bounds the rest."""
+_SHAPES_KEPT = 4096
+"""Distinct row shapes kept while writing; real corpora repeat a few, this bounds the rest."""
 
 
-def _head(findings: Findings) -> dict[str, Any]:
-    """The report with empty ``strength.probes``, ``variants`` and ``excluded``."""
+Entries = Iterable[dict[str, Any]]
+
+
+def _report(
+    findings: Findings, probes: Entries, variants: Entries, excluded: Entries
+) -> dict[str, Any]:
+    """The report around its three long lists, given as lists or as iterators."""
     contract = findings.contract
     detection, preservation = findings.detection, findings.preservation
     return {
@@ -56,147 +56,52 @@ def _head(findings: Findings) -> dict[str, Any]:
             "comparability_key": findings.comparability_key,
             "scoring_version": findings.inputs.scoring_version,
             "scoring_version_inputs": findings.inputs.to_json(),
-            "probes": [],
+            "probes": probes,
         },
         "verdict": findings.verdict.to_json(),
         "coverage_gaps": [gap.to_json() for gap in findings.gaps],
         "families": findings.families,
-        "variants": [],
-        "excluded": [],
+        "variants": variants,
+        "excluded": excluded,
     }
 
 
-def _probes(findings: Findings) -> Iterable[dict[str, Any]]:
+def _probes(findings: Findings) -> Iterator[dict[str, Any]]:
     for probe_id, labels, counted in findings.admitted():
         yield findings.tally.summary(labels, counted).entry_json(probe_id)
 
 
-def report_json(findings: Findings) -> dict[str, Any]:
-    """The report as a JSON-ready dict, keys in the order SPEC §6 shows."""
-    report = _head(findings)
-    report["strength"]["probes"] = list(_probes(findings))
-    report["variants"] = [row.to_json() for row in findings.rows()]
-    report["excluded"] = [row.to_json() for row in findings.excluded()]
-    return report
+def _variants(findings: Findings) -> Iterator[dict[str, Any]]:
+    """Rows of counted variants, in report order.
 
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
-
-
-def _indented(value: Any, depth: int) -> str:
-    """``value`` as an item of a list whose items start ``depth`` spaces in."""
-    return _dumps(value).replace("\n", "\n" + " " * depth)
-
-
-class _Templates:
-    """Rendered items with holes for ids, by what the items have in common."""
-
-    def __init__(self) -> None:
-        self._found: dict[Hashable, tuple[str, str, str]] = {}
-
-    def get(self, key: Hashable) -> tuple[str, str, str] | None:
-        return self._found.get(key)
-
-    def put(self, key: Hashable, template: tuple[str, str, str]) -> tuple[str, str, str]:
-        if len(self._found) >= _TEMPLATE_LIMIT:
-            self._found.clear()
-        self._found[key] = template
-        return template
-
-
-def _split(text: str, hole: str, start: int = 0) -> tuple[str, str]:
-    """``text`` cut around the first ``hole`` at or after ``start`` (which must be there)."""
-    at = text.index(hole, start)
-    return text[:at], text[at + len(hole) :]
-
-
-def _holes(text: str) -> tuple[str, str, str]:
-    """An item whose first two values are ``""`` cut around them."""
-    before, after = _split(text, '""')
-    middle, rest = _split(after, '""')
-    return before, middle, rest
-
-
-def _encoded(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _row_items(findings: Findings, depth: int) -> Iterable[str]:
-    """Variant rows: ``case`` and ``variant`` are their first two keys."""
-    templates = _Templates()
+    Variants share labels and results (they are interned), and a row is its ids plus
+    what those two give: that part is built once per pair and copied with the ids set.
+    """
+    shapes: dict[tuple[Labels, Counted], dict[str, Any]] = {}
     for case in findings.cases:
-        case_text = _encoded(case.case)
         for record in case.variants:
-            labels, result = record.labels, record.result
-            if not isinstance(result, Counted):
+            if not isinstance(record.result, Counted):
                 continue
-            found = templates.get((labels, result))
-            if found is None:
-                row = VariantRow.of("", "", labels, result).to_json()
-                found = templates.put((labels, result), _holes(_indented(row, depth)))
-            before, middle, rest = found
-            yield before + case_text + middle + _encoded(record.variant) + rest
+            key = (record.labels, record.result)
+            shape = shapes.get(key)
+            if shape is None:
+                if len(shapes) >= _SHAPES_KEPT:
+                    shapes.clear()
+                shape = shapes[key] = VariantRow.of("", "", *key).to_json()
+            yield {**shape, "case": case.case, "variant": record.variant}
 
 
-def _excluded_items(findings: Findings, depth: int) -> Iterable[str]:
-    """Excluded rows: ``case`` and ``variant``, then the reason."""
-    templates = _Templates()
-    for row in findings.excluded():
-        found = templates.get(row.reason)
-        if found is None:
-            blank = ExcludedRow("", "", "", row.reason).to_json()
-            found = templates.put(row.reason, _holes(_indented(blank, depth)))
-        before, middle, rest = found
-        yield before + _encoded(row.case) + middle + _encoded(row.variant) + rest
+def _excluded(findings: Findings) -> Iterator[dict[str, Any]]:
+    return (row.to_json() for row in findings.excluded())
 
 
-def _probe_items(findings: Findings, depth: int) -> Iterable[str]:
-    """Probe entries: ``probe_id`` first, and again first in ``reduced``, the last key."""
-    templates = _Templates()
-    inner = '"reduced": {\n' + " " * (depth + 4) + '"probe_id": '
-    for probe_id, labels, counted in findings.admitted():
-        found = templates.get((labels, counted))
-        if found is None:
-            entry = findings.tally.summary(labels, counted).entry_json("")
-            before, after = _split(_indented(entry, depth), '""')
-            middle, rest = _split(after, '""', after.rindex(inner) + len(inner))
-            found = templates.put((labels, counted), (before, middle, rest))
-        before, middle, rest = found
-        encoded = _encoded(probe_id)
-        yield before + encoded + middle + encoded + rest
+def report_json(findings: Findings) -> dict[str, Any]:
+    """The whole report as a JSON-ready dict."""
+    return _report(
+        findings, list(_probes(findings)), list(_variants(findings)), list(_excluded(findings))
+    )
 
 
-def _write_list(write: Callable[[str], object], items: Iterable[str], depth: int) -> None:
-    """A JSON list as ``json.dumps(indent=2)`` lays it out, items ``depth`` spaces in."""
-    separator = ",\n" + " " * depth
-    opened = False
-    for block in _blocks(items):
-        write(("[\n" + " " * depth if not opened else separator) + separator.join(block))
-        opened = True
-    write("\n" + " " * (depth - 2) + "]" if opened else "[]")
-
-
-def _blocks(items: Iterable[str]) -> Iterator[list[str]]:
-    """Items a few hundred at a time: one write per block instead of one per item."""
-    iterator = iter(items)
-    while block := list(islice(iterator, _BLOCK)):
-        yield block
-
-
-def write_report_json(findings: Findings, write: Callable[[str], object]) -> None:
-    """Write the report as ``audit --format json`` prints it, final newline included."""
-    text = _dumps(_head(findings)) + "\n"
-    probes_at = '"probes": []\n  },\n  "verdict": '
-    head, rest = _split(text, probes_at)
-    tail = '  "variants": [],\n  "excluded": []\n}\n'
-    if not rest.endswith(tail):
-        raise AssertionError("the report no longer ends with variants and excluded")
-    middle = rest[: -len(tail)]
-    write(head + '"probes": ')
-    _write_list(write, _probe_items(findings, 6), 6)
-    write("\n  },\n  " + '"verdict": ' + middle + '  "variants": ')
-    _write_list(write, _row_items(findings, 4), 4)
-    write(',\n  "excluded": ')
-    _write_list(write, _excluded_items(findings, 4), 4)
-    write("\n}\n")
+def streamed_report(findings: Findings) -> dict[str, Any]:
+    """The report with its long lists as iterators (each can be walked once)."""
+    return _report(findings, _probes(findings), _variants(findings), _excluded(findings))

@@ -14,15 +14,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from textcontract.audit._casework import CaseWork, audit_case
+from textcontract.audit._case_passes import CaseWork, audit_case
 from textcontract.audit._config import Thresholds
 from textcontract.audit._corpus import Corpus, CorpusDigest, load_into
 from textcontract.audit._figures import ThresholdCheck, check_threshold
 from textcontract.audit._findings import Findings, summarize
 from textcontract.audit._pool import Pool
-from textcontract.audit._records import CaseRecord, Interner
-from textcontract.audit._report import report_json, write_report_json
+from textcontract.audit._report import report_json, streamed_report
 from textcontract.audit._strength import probe_trials
+from textcontract.audit._variant_records import CaseRecord, Interner
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode
 from textcontract.rules import Registry
@@ -50,7 +50,8 @@ class AuditResult:
     """What an audit found, and what the command needs for its exit code and side files.
 
     :attr:`report` (the report as a dict) and :attr:`strength` (the scored probes)
-    are built on first use; :meth:`write_json` writes the report without building it.
+    are built on first use; :meth:`streamed_report` gives the report to write without
+    building it.
     """
 
     findings: Findings
@@ -88,9 +89,13 @@ class AuditResult:
         """The audit report (SPEC §6) as a JSON-ready dict."""
         return report_json(self.findings)
 
-    def write_json(self, write: Callable[[str], object]) -> None:
-        """Write the report as indented JSON (what ``--format json`` prints), piece by piece."""
-        write_report_json(self.findings, write)
+    def streamed_report(self) -> dict[str, Any]:
+        """The report with its long lists as one-pass iterators, built as they are read.
+
+        ``textcontract.formats.json_text.write_pretty`` writes it as ``--format json``
+        prints it, without holding the report or its text.
+        """
+        return streamed_report(self.findings)
 
     @cached_property
     def strength(self) -> StrengthResult:

@@ -10,11 +10,12 @@ reduced and put on the verdict ladder by its functions — only never all at onc
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from textcontract.audit._model import Relation
-from textcontract.audit._records import Counted, Labels
+from textcontract.audit._variant_records import Counted, Labels
 from textcontract.canonical import canonical_json
 from textcontract.strength import (
     ClassStrength,
@@ -65,13 +66,21 @@ class ProbeSummary:
     reduced: ReducedOutcome
     reasons: frozenset[VerdictReason]
 
-    def named(self, probe_id: str) -> tuple[ProbeTrials, ReducedOutcome]:
-        probe = replace(self.trials.probe, probe_id=probe_id)
-        return ProbeTrials(probe, self.trials.outcomes), replace(self.reduced, probe_id=probe_id)
+    @cached_property
+    def _entry(self) -> dict[str, Any]:
+        return probe_entry_json(self.trials, self.reduced)
 
     def entry_json(self, probe_id: str) -> dict[str, Any]:
-        """The probe's entry in ``strength.probes``."""
-        return probe_entry_json(*self.named(probe_id))
+        """The probe's entry in ``strength.probes``: the scorer's, with ``probe_id`` set.
+
+        The id is the entry's only part that differs between probes of one summary
+        (first, and first in ``reduced``), so the entry is built once per summary and
+        copied with the id put in; the lists inside are shared, never changed.
+        """
+        entry = dict(self._entry)
+        entry["probe_id"] = probe_id
+        entry["reduced"] = {**entry["reduced"], "probe_id": probe_id}
+        return entry
 
 
 class _Counts:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from textcontract.contract import (
-    ContractDefinition,
+    ParsedContract,
     builtin_pack,
     builtin_pack_names,
-    load_contract_definition,
+    parse_contract_text,
 )
 from textcontract.errors import InternalError
 from textcontract.rules import ABSENT, REQUIRED, Param, Registry, RuleType
@@ -68,26 +68,24 @@ def describe_rule_types(registry: Registry) -> list[dict[str, Any]]:
     return [describe_rule_type(registry[name], registry.origin(name)) for name in registry]
 
 
-def _load_pack(name: str, registry: Registry) -> ContractDefinition:
+def _load_pack(name: str, registry: Registry) -> ParsedContract:
     pack = builtin_pack(name)
     if pack is None:  # listed a moment ago; only a broken installation gets here
         raise InternalError(f"shipped rule pack {name!r} disappeared")
     include = f"builtin:{name}"
-    return load_contract_definition(
-        pack.read_text(encoding="utf-8-sig"), include, None, include, registry
-    )
+    return parse_contract_text(pack.read_text(encoding="utf-8-sig"), include, registry)
 
 
 def describe_packs(registry: Registry) -> list[dict[str, Any]]:
     """Every shipped pack with its rules, by pack name."""
     described = []
     for name in builtin_pack_names():
-        definition = _load_pack(name, registry)
+        parsed = _load_pack(name, registry)
         described.append(
             {
                 "name": name,
                 "include": f"builtin:{name}",
-                "description": definition.description,
+                "description": parsed.description,
                 "rules": [
                     {
                         "id": entry.rule.header.id,
@@ -96,7 +94,7 @@ def describe_packs(registry: Registry) -> list[dict[str, Any]]:
                         "enforcement": entry.rule.header.enforcement.value,
                         "description": entry.rule.header.description,
                     }
-                    for entry in definition.entries
+                    for entry in parsed.entries
                 ],
             }
         )

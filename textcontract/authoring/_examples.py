@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from textcontract.authoring._surfaces import surfaces_read
-from textcontract.contract import ContractDefinition, RuleEntry, RuleExample
+from textcontract.contract import ParsedContract, RuleEntry, RuleExample
 from textcontract.engine import evaluate
 from textcontract.errors import Location
 from textcontract.model import Check, Context, Document, Status
@@ -114,7 +114,7 @@ def _example_document(text: str, surfaces: Sequence[str]) -> Document:
     return Document.from_json({"surfaces": {name: {"text": text} for name in surfaces}})
 
 
-def run_examples_of(definition: ContractDefinition, entry: RuleEntry) -> tuple[ExampleResult, ...]:
+def run_examples_of(parsed: ParsedContract, entry: RuleEntry) -> tuple[ExampleResult, ...]:
     """Run one rule's examples, violated ones first, each in the order written."""
     rule = entry.rule
     surfaces = surfaces_read(rule)
@@ -127,7 +127,7 @@ def run_examples_of(definition: ContractDefinition, entry: RuleEntry) -> tuple[E
         for index, example in enumerate(examples):
             context = example.context if example.context is not None else Context.empty()
             document = _example_document(example.text, surfaces)
-            report = evaluate(definition, document, context, rules=[rule])
+            report = evaluate(parsed, document, context, rules=[rule])
             results.append(
                 ExampleResult(
                     rule_id=rule.header.id,
@@ -142,16 +142,16 @@ def run_examples_of(definition: ContractDefinition, entry: RuleEntry) -> tuple[E
     return tuple(results)
 
 
-def run_examples(definition: ContractDefinition) -> ContractExamples:
-    """Run every example of every rule of ``definition``, in contract rule order."""
+def run_examples(parsed: ParsedContract) -> ContractExamples:
+    """Run every example of every rule of ``parsed``, in contract rule order."""
     results: list[ExampleResult] = []
     untested: list[str] = []
-    for entry in definition.entries:
-        found = run_examples_of(definition, entry)
+    for entry in parsed.entries:
+        found = run_examples_of(parsed, entry)
         if not found:
             untested.append(entry.rule.header.id)
         results.extend(found)
-    return ContractExamples(definition.source, definition.id, tuple(results), tuple(untested))
+    return ContractExamples(parsed.source, parsed.id, tuple(results), tuple(untested))
 
 
 def examples_json(runs: Sequence[ContractExamples]) -> dict[str, Any]:

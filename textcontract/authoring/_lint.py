@@ -26,7 +26,7 @@ from typing import Any
 
 from textcontract.authoring._dead import dead_literals
 from textcontract.authoring._surfaces import declared_surfaces
-from textcontract.contract import ContractDefinition, RuleEntry
+from textcontract.contract import ParsedContract, RuleEntry
 from textcontract.errors import Location, render_key_path
 from textcontract.model import NAME_PATTERN, same_value
 from textcontract.rules import CompiledPattern, Options
@@ -227,17 +227,17 @@ def lint_entry(entry: RuleEntry) -> list[LintWarning]:
     ]
 
 
-def lint_contract(definition: ContractDefinition) -> tuple[LintWarning, ...]:
-    """Every warning about ``definition``'s rules (includes expanded), in rule order."""
-    return tuple(warning for entry in definition.entries for warning in lint_entry(entry))
+def lint_contract(parsed: ParsedContract) -> tuple[LintWarning, ...]:
+    """Every warning about ``parsed``'s rules (includes expanded), in rule order."""
+    return tuple(warning for entry in parsed.entries for warning in lint_entry(entry))
 
 
-def lint_contracts(definitions: Iterable[ContractDefinition]) -> tuple[LintWarning, ...]:
+def lint_contracts(parsed_contracts: Iterable[ParsedContract]) -> tuple[LintWarning, ...]:
     """Warnings of several contracts; a pack included by two is reported once."""
     seen: set[LintWarning] = set()
     found: list[LintWarning] = []
-    for definition in definitions:
-        for warning in lint_contract(definition):
+    for parsed in parsed_contracts:
+        for warning in lint_contract(parsed):
             if warning not in seen:
                 seen.add(warning)
                 found.append(warning)

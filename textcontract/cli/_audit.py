@@ -17,7 +17,7 @@ from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
 from textcontract.cli._output import atomic_stream, emit_rendered, write_atomic
 from textcontract.errors import InputError
-from textcontract.formats.audit_json import render_audit_json
+from textcontract.formats.json_text import dumps_pretty, write_pretty
 
 __all__ = ["AuditFormat", "register", "run_audit_command", "write_files"]
 
@@ -47,7 +47,7 @@ def write_files(folder: Path, files: Iterable[tuple[str, dict[str, Any]]]) -> No
             raise InputError.at(
                 f"cannot create folder: {exc.strerror or exc}", str(target.parent)
             ) from None
-        write_atomic(target, render_audit_json(value))
+        write_atomic(target, dumps_pretty(value))
 
 
 @contextmanager
@@ -80,9 +80,9 @@ def _render(result: AuditResult, output_format: AuditFormat, output: Path | None
     if output_format is AuditFormat.json:
         if output is not None:
             with atomic_stream(output) as stream:
-                result.write_json(stream.write)
+                write_pretty(result.streamed_report(), stream.write)
         else:
-            result.write_json(sys.stdout.write)
+            write_pretty(result.streamed_report(), sys.stdout.write)
             sys.stdout.flush()
         return
     from textcontract.formats.audit_text import render_audit_text  # imports rich

@@ -12,9 +12,9 @@ from pathlib import Path
 from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import (
     CONTRACT_FILENAME,
-    ContractDefinition,
-    find_contract,
-    load_contract_file,
+    ParsedContract,
+    locate_contract,
+    parse_contract_file,
 )
 from textcontract.engine import evaluate
 from textcontract.errors import ExitCode, InputError
@@ -31,23 +31,16 @@ class CheckFormat(StrEnum):
     jsonl = "jsonl"
 
 
-def resolve_contract(contract: Path | None) -> ContractDefinition:
+def resolve_contract(contract: Path | None) -> ParsedContract:
     """``--contract`` if given, else the nearest ``textcontract.yaml`` upwards."""
-    if contract is None:
-        found = find_contract(Path.cwd())
-        if found is None:
-            raise InputError.at(
-                f"no contract given and no {CONTRACT_FILENAME} in this folder or its parents; "
-                "pass --contract FILE",
-                None,
-            )
-        display = (
-            str(found.relative_to(Path.cwd().resolve()))
-            if found.is_relative_to(Path.cwd().resolve())
-            else str(found)
+    found = locate_contract(contract)
+    if found is None:
+        raise InputError.at(
+            f"no contract given and no {CONTRACT_FILENAME} in this folder or its parents; "
+            "pass --contract FILE",
+            None,
         )
-        return load_contract_file(found, display)
-    return load_contract_file(contract, str(contract))
+    return parse_contract_file(*found)
 
 
 def run_check(

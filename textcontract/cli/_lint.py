@@ -12,7 +12,7 @@ from textcontract.authoring import lint_contracts, lint_json
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
 from textcontract.cli._output import emit, emit_rendered
-from textcontract.contract import load_contract_file
+from textcontract.contract import parse_contract_file
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
 from textcontract.formats.lint_text import render_lint_text
@@ -34,8 +34,8 @@ def run_lint(
     registry: Registry | None = None,
 ) -> int:
     """Exit 1 only with ``strict`` and at least one warning; 2 on a contract error."""
-    definitions = [load_contract_file(path, str(path), registry) for path in contracts]
-    warnings = lint_contracts(definitions)
+    parsed_contracts = [parse_contract_file(path, str(path), registry) for path in contracts]
+    warnings = lint_contracts(parsed_contracts)
     document = lint_json(warnings)
     if output_format is LintFormat.json:
         emit(dumps_pretty(document), output)

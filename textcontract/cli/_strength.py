@@ -8,21 +8,17 @@ from typing import Annotated
 
 import typer
 
-from textcontract._json import read_json_file
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
 from textcontract.cli._output import emit
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.strength import (
-    aggregate,
-    artifact_exit_code,
-    compare,
-    floors_met,
-    load_probe_file,
-    load_record_file,
-    load_scoring_policy,
-    score_records,
+from textcontract.strength import aggregate, artifact_exit_code, compare, floors_met, score_records
+from textcontract.strength_files import (
+    read_json_input,
+    read_policy_file,
+    read_probe_file,
+    read_record_file,
 )
 
 __all__ = ["JsonFormat", "register", "run_aggregate", "run_compare", "run_score"]
@@ -44,26 +40,24 @@ def run_score(
     fixture_digest: str | None,
     output: Path | None,
 ) -> int:
-    loaded_policy = load_scoring_policy(str(policy), str(policy))
-    loaded_probe = load_probe_file(str(probe), str(probe))
-    loaded = [load_record_file(str(path), str(path)) for path in records]
+    loaded_policy = read_policy_file(policy)
+    loaded_probe = read_probe_file(probe)
+    loaded = [read_record_file(path) for path in records]
     artifact = score_records(loaded, loaded_probe, loaded_policy, corpus_digest, fixture_digest)
     emit(dumps_pretty(artifact), output)
     return int(artifact_exit_code(artifact))
 
 
 def run_aggregate(artifacts: list[Path], policy: Path, output: Path | None) -> int:
-    loaded_policy = load_scoring_policy(str(policy), str(policy))
-    loaded = [(str(path), read_json_file(str(path), str(path))) for path in artifacts]
+    loaded_policy = read_policy_file(policy)
+    loaded = [read_json_input(path) for path in artifacts]
     result = aggregate(loaded, loaded_policy)
     emit(dumps_pretty(result), output)
     return int(ExitCode.OK if floors_met(result) else ExitCode.FAILED)
 
 
 def run_compare(first: Path, second: Path, output: Path | None) -> int:
-    a = (str(first), read_json_file(str(first), str(first)))
-    b = (str(second), read_json_file(str(second), str(second)))
-    emit(dumps_pretty(compare(a, b)), output)
+    emit(dumps_pretty(compare(read_json_input(first), read_json_input(second))), output)
     return int(ExitCode.OK)
 
 

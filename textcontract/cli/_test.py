@@ -12,7 +12,7 @@ from textcontract.authoring import examples_json, run_examples
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
 from textcontract.cli._output import emit, emit_rendered
-from textcontract.contract import load_contract_file
+from textcontract.contract import parse_contract_file
 from textcontract.errors import ExitCode
 from textcontract.formats.examples_text import render_examples_text
 from textcontract.formats.json_text import dumps_pretty
@@ -35,8 +35,8 @@ def run_test(
     registry: Registry | None = None,
 ) -> int:
     """Load every contract first (exit 2 on any error), then run all examples."""
-    definitions = [load_contract_file(path, str(path), registry) for path in contracts]
-    runs = [run_examples(definition) for definition in definitions]
+    parsed_contracts = [parse_contract_file(path, str(path), registry) for path in contracts]
+    runs = [run_examples(parsed) for parsed in parsed_contracts]
     document = examples_json(runs)
     if output_format is TestFormat.json:
         emit(dumps_pretty(document), output)

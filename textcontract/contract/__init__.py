@@ -1,23 +1,22 @@
 """Contracts: YAML loading with positions, schema checks, includes and rule packs."""
 
-from textcontract.contract._definition import (
-    ContractDefinition,
+from textcontract.contract._discover import CONTRACT_FILENAME, locate_contract
+from textcontract.contract._header import CONTRACT_FIELDS, DEFAULTS_FIELDS, POLICY_FIELDS
+from textcontract.contract._includes import ContractSource
+from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
+from textcontract.contract._loader import (
+    parse_contract_file,
+    parse_contract_source,
+    parse_contract_text,
+)
+from textcontract.contract._packs import builtin_pack, builtin_pack_names
+from textcontract.contract._parsed import (
+    ParsedContract,
     RuleEntry,
     RuleExample,
     contract_digest,
 )
-from textcontract.contract._discover import CONTRACT_FILENAME, find_contract
-from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
-from textcontract.contract._loader import (
-    COMMON_RULE_FIELDS,
-    CONTRACT_FIELDS,
-    DEFAULTS_FIELDS,
-    POLICY_FIELDS,
-    load_contract_definition,
-    load_contract_file,
-    load_contract_text,
-)
-from textcontract.contract._packs import builtin_pack, builtin_pack_names
+from textcontract.contract._rule_entries import COMMON_RULE_FIELDS
 
 __all__ = [
     "COMMON_RULE_FIELDS",
@@ -26,15 +25,16 @@ __all__ = [
     "DEFAULTS_FIELDS",
     "POLICY_FIELDS",
     "SCHEMA_FILE",
-    "ContractDefinition",
+    "ContractSource",
+    "ParsedContract",
     "RuleEntry",
     "RuleExample",
     "builtin_pack",
     "builtin_pack_names",
     "contract_digest",
     "contract_schema",
-    "find_contract",
-    "load_contract_definition",
-    "load_contract_file",
-    "load_contract_text",
+    "locate_contract",
+    "parse_contract_file",
+    "parse_contract_source",
+    "parse_contract_text",
 ]

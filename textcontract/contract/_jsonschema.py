@@ -17,17 +17,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from textcontract.contract._loader import (
-    _PARAM_DEFAULTS,
-    COMMON_RULE_FIELDS,
+from textcontract.contract._header import (
     CONTRACT_FIELDS,
+    DEFAULT_PARAMS,
     DEFAULTS_FIELDS,
     FORMAT_VERSION,
     POLICY_FIELDS,
 )
 from textcontract.contract._packs import PACK_NAME, builtin_pack_names
+from textcontract.contract._rule_entries import COMMON_RULE_FIELDS
 from textcontract.model import Enforcement, Severity
-from textcontract.rules import Param, Registry, RuleType
+from textcontract.rules import Registry, RuleType
 
 __all__ = ["JSON_SCHEMA_DIALECT", "SCHEMA_FILE", "contract_schema"]
 
@@ -108,22 +108,13 @@ def _common_rule_fields() -> dict[str, dict[str, Any]]:
     return {name: known[name] for name in COMMON_RULE_FIELDS}
 
 
-def _declared_param(registry: Registry, name: str) -> Param | None:
-    for type_name in registry:
-        param = registry[type_name].param(name)
-        if param is not None:
-            return param
-    return None
-
-
-def _defaults_schema(registry: Registry) -> dict[str, Any]:
+def _defaults_schema() -> dict[str, Any]:
     properties: dict[str, Any] = {}
     for name in DEFAULTS_FIELDS:
         if name in ("severity", "enforcement"):
             properties[name] = _ref(name)
             continue
-        param = _declared_param(registry, name)
-        schema = param.json_schema() if param is not None else {}
+        schema = DEFAULT_PARAMS[name].json_schema()
         properties[name] = _described(
             {key: value for key, value in schema.items() if key != "description"},
             f"default {name} for this file's rules that have the parameter",
@@ -167,7 +158,7 @@ def _include_schema() -> dict[str, Any]:
     }
 
 
-def _contract_field(name: str, registry: Registry) -> dict[str, Any]:
+def _contract_field(name: str) -> dict[str, Any]:
     if name == "textcontract":
         return {"const": FORMAT_VERSION, "description": "the contract format version"}
     if name == "id":
@@ -179,7 +170,7 @@ def _contract_field(name: str, registry: Registry) -> dict[str, Any]:
     if name == "include":
         return _include_schema()
     if name == "defaults":
-        return _defaults_schema(registry)
+        return _defaults_schema()
     if name == "policy":
         return _policy_schema()
     if name == "rules":
@@ -194,7 +185,7 @@ def _rule_type_schema(rule_type: type[RuleType], common: dict[str, Any]) -> dict
     required = [
         "id",
         "type",
-        *(p.name for p in rule_type.params if p.required and p.name not in _PARAM_DEFAULTS),
+        *(p.name for p in rule_type.params if p.required and p.name not in DEFAULT_PARAMS),
     ]
     return {
         "type": "object",
@@ -232,7 +223,7 @@ def contract_schema(registry: Registry) -> dict[str, Any]:
         "title": f"textcontract contract (format {FORMAT_VERSION})",
         "description": "A YAML contract of rules checked against generated text.",
         "type": "object",
-        "properties": {name: _contract_field(name, registry) for name in CONTRACT_FIELDS},
+        "properties": {name: _contract_field(name) for name in CONTRACT_FIELDS},
         "required": ["textcontract", "id"],
         "additionalProperties": False,
         "$defs": defs,

@@ -1,46 +1,48 @@
-"""The library entry point: ``load_contract(...)`` once, ``contract.check(...)`` per output."""
+"""The library entry point: ``load_contract(path)`` once, ``contract.check(...)`` per output."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
-from textcontract.contract import ContractDefinition, load_contract_file, load_contract_text
+from textcontract.contract import ParsedContract, parse_contract_file, parse_contract_text
 from textcontract.engine._evaluate import evaluate
+from textcontract.errors import ContractError, Problem
 from textcontract.model import CheckPolicy, Context, Document, Report, RuleVersion
 from textcontract.rules import Registry, RuleType
 
-__all__ = ["Contract", "load_contract"]
+__all__ = ["Contract", "load_contract", "load_contract_text"]
 
 
 class Contract:
     """A compiled contract. Patterns are compiled once, at load; ``check`` is pure."""
 
-    __slots__ = ("definition",)
+    __slots__ = ("parsed",)
 
-    def __init__(self, definition: ContractDefinition) -> None:
-        self.definition = definition
+    def __init__(self, parsed: ParsedContract) -> None:
+        self.parsed = parsed
 
     @property
     def id(self) -> str:
-        return self.definition.id
+        return self.parsed.id
 
     @property
     def version(self) -> RuleVersion:
-        return self.definition.version
+        return self.parsed.version
 
     @property
     def digest(self) -> str:
-        return self.definition.digest
+        return self.parsed.digest
 
     @property
     def policy(self) -> CheckPolicy:
-        return self.definition.policy
+        return self.parsed.policy
 
     @property
     def rules(self) -> tuple[RuleType, ...]:
-        return self.definition.rules
+        return self.parsed.rules
 
     def check(
         self,
@@ -61,20 +63,44 @@ class Contract:
             context = Context.empty()
         elif not isinstance(context, Context):
             context = Context.from_json(context)
-        return evaluate(self.definition, document, context)
+        return evaluate(self.parsed, document, context)
 
     def __repr__(self) -> str:
         return f"Contract(id={self.id!r}, version={self.version!r}, rules={len(self.rules)})"
 
 
-def load_contract(source: str | Path, *, registry: Registry | None = None) -> Contract:
-    """Load and compile a contract.
+def load_contract(path: str | os.PathLike[str], *, registry: Registry | None = None) -> Contract:
+    """Load and compile the contract file at ``path`` (a ``str`` or :class:`os.PathLike`).
 
-    ``source`` is a :class:`~pathlib.Path`, a path string, or contract YAML
-    text: a string containing a line break is read as YAML text, any other
-    string as a path. Raises :class:`~textcontract.errors.ContractError` with
-    every problem found.
+    ``path`` is always a path, never YAML text (that is :func:`load_contract_text`);
+    relative includes start from the file's folder. Raises
+    :class:`~textcontract.errors.ContractError` with every problem found.
     """
-    if isinstance(source, str) and "\n" in source:
-        return Contract(load_contract_text(source, registry=registry))
-    return Contract(load_contract_file(Path(source), str(source), registry=registry))
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(
+            f"load_contract takes a path (str or os.PathLike), not {type(path).__name__}"
+        )
+    try:
+        return Contract(parse_contract_file(path, os.fspath(path), registry=registry))
+    except ContractError as error:
+        if isinstance(path, str) and "\n" in path:
+            raise ContractError(_text_hint(error.problems)) from None
+        raise
+
+
+def load_contract_text(
+    text: str, name: str = "<string>", *, registry: Registry | None = None
+) -> Contract:
+    """Load and compile contract YAML given as text; ``name`` names it in messages.
+
+    Text has no folder, so a relative ``include:`` is an error (``builtin:`` packs work).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"load_contract_text takes YAML text (str), not {type(text).__name__}")
+    return Contract(parse_contract_text(text, name, registry=registry))
+
+
+def _text_hint(problems: tuple[Problem, ...]) -> list[Problem]:
+    """A path holding a line break was probably meant as YAML text: say so."""
+    hint = "load_contract takes a path; to load YAML text, use load_contract_text"
+    return [replace(problem, hint=problem.hint or hint) for problem in problems]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from textcontract.contract import ContractDefinition
+from textcontract.contract import ParsedContract
 from textcontract.model import Check, Context, Document, Report, Status
 from textcontract.rules import RULE_ERROR, RuleType, Subject
 
@@ -73,7 +73,7 @@ def run_rule(rule: RuleType, subject: Subject) -> list[Check]:
 
 
 def evaluate(
-    contract: ContractDefinition,
+    contract: ParsedContract,
     document: Document,
     context: Context,
     rules: Sequence[RuleType] | None = None,

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeAlias, TypeGuard
 
 from textcontract.errors import Location, Problem
+from textcontract.fields import type_name
 
 __all__ = [
     "FactValue",
@@ -94,22 +95,3 @@ def validate_facts(
         else:
             facts[key] = item
     return facts
-
-
-def type_name(value: object) -> str:
-    """JSON-flavoured type name for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number" if math.isfinite(value) else "a non-finite number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return type(value).__name__

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from textcontract.rules._base import Options, RuleType
-from textcontract.rules._params import ABSENT, ParamProblem
+from textcontract.rules._params import ABSENT, ParamProblem, unknown_param
 
 __all__ = ["Configured", "configure_options"]
 
@@ -28,23 +27,13 @@ def configure_options(
     """Validate ``raw`` (parameters only, common fields removed) against the declarations.
 
     Unknown names get a "did you mean" hint drawn from the parameters and
-    ``other_fields`` (the common rule fields); every problem is collected. Each
-    problem's ``path`` starts with the parameter name.
+    ``other_fields`` (the common rule fields); every problem is collected, every
+    invalid item of a list too. Each problem's ``path`` starts with the parameter name;
+    a missing required parameter has an empty path (it concerns the rule).
     """
-    problems: list[ParamProblem] = []
     declared = {param.name: param for param in rule_type.params}
-    candidates = [*declared, *other_fields]
-    for name in raw:
-        if name not in declared:
-            close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            accepted = ", ".join(declared) or "none"
-            problems.append(
-                ParamProblem(
-                    f"unknown field {name!r} for {rule_type.name} (parameters: {accepted}){hint}",
-                    (name,),
-                )
-            )
+    known = [*declared, *other_fields]
+    problems = [unknown_param(name, known) for name in raw if name not in declared]
     values: dict[str, Any] = {}
     resolved: dict[str, Any] = {}
     for name, param in declared.items():
@@ -53,9 +42,9 @@ def configure_options(
                 values[name] = param.convert(raw[name])
                 resolved[name] = raw[name]
             except ParamProblem as problem:
-                problems.append(ParamProblem(problem.message, (name, *problem.path)))
+                problems.extend(problem.inside(name).each())
         elif param.required:
-            problems.append(ParamProblem(f"{rule_type.name} requires {name!r}", ()))
+            problems.append(ParamProblem(f"missing required key {name!r}"))
         elif param.default is not ABSENT:
             values[name] = param.default
             resolved[name] = param.default

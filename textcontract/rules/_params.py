@@ -14,7 +14,8 @@ from typing import Any, Final
 
 import regex
 
-from textcontract.model import NAME_PATTERN, FactValue, is_fact_value, type_name
+from textcontract.fields import did_you_mean, type_name, unknown_key
+from textcontract.model import NAME_PATTERN, FactValue, is_fact_value
 from textcontract.text import host_key
 
 __all__ = [
@@ -43,6 +44,8 @@ __all__ = [
     "ParamProblem",
     "ParamType",
     "choice",
+    "gather",
+    "unknown_param",
 ]
 
 
@@ -69,12 +72,45 @@ the contract digest), so ``equals: null`` and no ``equals`` stay different.
 
 
 class ParamProblem(Exception):
-    """A parameter value is invalid; ``path`` locates the bad item inside it."""
+    """A parameter value is invalid; ``path`` locates the bad item inside it.
 
-    def __init__(self, message: str, path: Sequence[str | int] = ()) -> None:
+    One value can be wrong in several places (every invalid pattern of a list):
+    :meth:`each` gives them all, this exception's own message and path first.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        path: Sequence[str | int] = (),
+        hint: str | None = None,
+        *,
+        more: Sequence[ParamProblem] = (),
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.path = tuple(path)
+        self.hint = hint
+        self.more = tuple(more)
+
+    def each(self) -> tuple[ParamProblem, ...]:
+        """Every problem this one stands for, each with its own path."""
+        return (ParamProblem(self.message, self.path, self.hint), *self.more)
+
+    def inside(self, *prefix: str | int) -> ParamProblem:
+        """The same problems, located under ``prefix``."""
+        return gather([ParamProblem(p.message, (*prefix, *p.path), p.hint) for p in self.each()])
+
+
+def unknown_param(name: str, known: Sequence[str]) -> ParamProblem:
+    """An unknown key ``name`` among ``known`` ones, with a "did you mean" hint."""
+    message, hint = unknown_key(name, known)
+    return ParamProblem(message, (name,), hint)
+
+
+def gather(problems: Sequence[ParamProblem]) -> ParamProblem:
+    """One exception standing for every problem in ``problems`` (at least one)."""
+    first, *rest = (single for problem in problems for single in problem.each())
+    return ParamProblem(first.message, first.path, first.hint, more=rest)
 
 
 @dataclass(frozen=True)
@@ -199,11 +235,14 @@ class _List(ParamType):
         if not value:
             raise ParamProblem("must not be empty")
         items = []
+        problems = []
         for index, item in enumerate(value):
             try:
                 items.append(self.item.convert(item))
             except ParamProblem as problem:
-                raise ParamProblem(problem.message, (index, *problem.path)) from None
+                problems.append(problem.inside(index))
+        if problems:
+            raise gather(problems)
         if self.unique:
             seen: set[Any] = set()
             for index, item in enumerate(value):
@@ -260,16 +299,20 @@ class _FactRef(ParamType):
 
     def convert(self, value: Any) -> FactRef:
         _expect(isinstance(value, Mapping), "an object {state, key}", value)
-        for name in value:
-            if name not in ("state", "key"):
-                raise ParamProblem("unknown field (expected state, key)", (name,))
-        key = value.get("key")
-        if not isinstance(key, str) or not key:
-            raise ParamProblem("'key' must be a non-empty string", ("key",))
-        state = value.get("state", "current")
-        if not isinstance(state, str) or not state:
-            raise ParamProblem("'state' must be a non-empty snapshot name", ("state",))
-        return FactRef(state, key)
+        problems = [
+            unknown_param(name, ("state", "key")) for name in value if name not in ("state", "key")
+        ]
+        if "key" not in value:
+            problems.append(ParamProblem("missing required key 'key'"))
+        for name in ("state", "key"):
+            if name in value:
+                try:
+                    STRING.convert(value[name])
+                except ParamProblem as problem:
+                    problems.append(problem.inside(name))
+        if problems:
+            raise gather(problems)
+        return FactRef(value.get("state", "current"), value["key"])
 
 
 class _Pair(ParamType):
@@ -302,11 +345,14 @@ class _PremiseMap(ParamType):
         if not value:
             raise ParamProblem("must not be empty")
         premises: dict[str, tuple[CompiledPattern, ...]] = {}
+        problems = []
         for premise, patterns in value.items():
             try:
                 premises[premise] = PATTERN_LIST.convert(patterns)
             except ParamProblem as problem:
-                raise ParamProblem(problem.message, (premise, *problem.path)) from None
+                problems.append(problem.inside(premise))
+        if problems:
+            raise gather(problems)
         return premises
 
 
@@ -340,8 +386,12 @@ class _Choice(ParamType):
         return {"enum": list(self.values)}
 
     def convert(self, value: Any) -> str:
-        if not isinstance(value, str) or value not in self.values:
-            raise ParamProblem(f"expected one of {', '.join(self.values)}, got {value!r}")
+        _expect(isinstance(value, str), f"one of {', '.join(self.values)}", value)
+        if value not in self.values:
+            raise ParamProblem(
+                f"{value!r} is not one of {', '.join(self.values)}",
+                hint=did_you_mean(value, self.values),
+            )
         return str(value)
 
 

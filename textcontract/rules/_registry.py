@@ -8,7 +8,6 @@ rather than silently shadowed.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import os
 import sys
@@ -18,6 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from textcontract.errors import InputError, Location, Problem
+from textcontract.fields import closest
 from textcontract.model import Kind
 from textcontract.rules._base import RuleType
 from textcontract.rules.allowed_transition import AllowedTransition
@@ -135,11 +135,7 @@ class Registry(Mapping[str, type[RuleType]]):
 
     def suggest(self, name: str) -> str | None:
         """The closest registered name, for "did you mean" hints."""
-        lowered = {known.lower(): known for known in self._types}
-        if name.lower() in lowered:
-            return lowered[name.lower()]
-        close = difflib.get_close_matches(name, list(self._types), n=1, cutoff=0.6)
-        return close[0] if close else None
+        return closest(name, list(self._types))
 
 
 def _load_entry_point(entry_point: EntryPoint) -> tuple[str, type[RuleType]]:
@@ -188,25 +184,27 @@ def _plugins_possible() -> bool:
         for finder in sys.meta_path
     ):
         return True
+    return any(_may_declare_plugins(entry) for entry in sys.path)
+
+
+def _may_declare_plugins(entry: object) -> bool:
+    """Whether a ``sys.path`` entry could hold a distribution declaring the group."""
+    if not isinstance(entry, str):
+        return True
+    folder = entry or "."
+    if os.path.basename(folder).lower().endswith(".egg"):
+        return True
+    try:
+        children = os.listdir(folder)
+    except OSError:
+        return os.path.isfile(folder)  # perhaps a zip archive holding distributions
     needle = ENTRY_POINT_GROUP.encode("ascii")
-    for entry in sys.path:
-        if not isinstance(entry, str):
-            return True
-        folder = entry or "."
-        if os.path.basename(folder).lower().endswith(".egg"):
-            return True
-        try:
-            children = os.listdir(folder)
-        except OSError:
-            if os.path.isfile(folder):
-                return True  # perhaps a zip archive holding distributions
-            continue
-        for child in children:
-            if child.lower().endswith((".dist-info", ".egg-info")):
-                try:
-                    with open(os.path.join(folder, child, "entry_points.txt"), "rb") as stream:
-                        if needle in stream.read():
-                            return True
-                except OSError:
-                    continue
+    for child in children:
+        if child.lower().endswith((".dist-info", ".egg-info")):
+            try:
+                with open(os.path.join(folder, child, "entry_points.txt"), "rb") as stream:
+                    if needle in stream.read():
+                        return True
+            except OSError:
+                continue
     return False

@@ -1,9 +1,11 @@
 """The strength scorer (SPEC §7): pure scoring over trial outcomes.
 
 It reduces each probe's trials, builds the per-class strength vector, the run's
-identities and its verdict, writes and reads evidence artifacts and sealed trial
-records, aggregates artifacts and compares two measurements. It knows nothing of
-contracts, documents or rules, so any harness can feed it outcomes.
+identities and its verdict, builds evidence artifacts and sealed trial records and
+validates them when given back (as parsed JSON values), aggregates artifacts and
+compares two measurements. It knows nothing of contracts, documents or rules, and it
+opens no file — :mod:`textcontract.strength_files` reads the commands' inputs — so any
+harness can feed it outcomes.
 """
 
 from textcontract.strength._aggregate import AGGREGATE_VERSION, FloorBasis, aggregate, floors_met
@@ -25,7 +27,7 @@ from textcontract.strength._identity import (
     comparability_key,
 )
 from textcontract.strength._output import artifact_exit_code
-from textcontract.strength._policy import ScoringPolicy, load_scoring_policy
+from textcontract.strength._policy import ScoringPolicy, read_scoring_policy
 from textcontract.strength._probe import (
     CoverageGap,
     Probe,
@@ -33,18 +35,7 @@ from textcontract.strength._probe import (
     ProbeTrials,
     TrialOutcome,
     control_preserved,
-    load_probe_file,
     parse_probe,
-)
-from textcontract.strength._records import (
-    RECORD_VERSION,
-    RecordOutcome,
-    SealedRecord,
-    build_trial_records,
-    load_record_file,
-    parse_record,
-    score_records,
-    trial_record_path,
 )
 from textcontract.strength._reduce import (
     InvalidatedAttempt,
@@ -54,6 +45,15 @@ from textcontract.strength._reduce import (
     reduce_trials,
 )
 from textcontract.strength._score import StrengthResult, probe_entry_json, score_probes
+from textcontract.strength._sealed_records import (
+    RECORD_VERSION,
+    RecordOutcome,
+    SealedRecord,
+    build_trial_records,
+    parse_record,
+    score_records,
+    trial_record_path,
+)
 from textcontract.strength._states import OutcomeState, ProbeClass, StateGroup
 from textcontract.strength._vector import (
     ClassStrength,
@@ -111,14 +111,12 @@ __all__ = [
     "floors_met",
     "is_caught",
     "ladder_verdict",
-    "load_probe_file",
-    "load_record_file",
-    "load_scoring_policy",
     "parse_artifact",
     "parse_audit_strength",
     "parse_probe",
     "parse_record",
     "probe_entry_json",
+    "read_scoring_policy",
     "reduce_trials",
     "score_probes",
     "score_records",

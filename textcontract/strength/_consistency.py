@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textcontract._yaml import Path
+from textcontract.fields import FieldReader, KeyPath
 from textcontract.model import Severity
 from textcontract.strength._identity import (
     SCORING_INPUT_NAMES,
@@ -26,7 +26,6 @@ from textcontract.strength._reduce import (
     TrialVote,
     reduce_trials,
 )
-from textcontract.strength._shape import ShapeReader
 from textcontract.strength._states import OutcomeState, ProbeClass
 from textcontract.strength._vector import ClassStrength, StrengthVector, build_strength_vector
 
@@ -110,7 +109,7 @@ def contradictions(claims: ClaimedScoring) -> list[str]:
 
 
 def read_policy_block(
-    reader: ShapeReader, value: Any, path: Path, *, allow_unknown: bool = False
+    reader: FieldReader, value: Any, path: KeyPath, *, allow_unknown: bool = False
 ) -> tuple[ScoringPolicy, str]:
     """A ``policy`` block with its stated digest: ``(policy, digest)``."""
     fields = reader.mapping(
@@ -127,7 +126,7 @@ def read_policy_block(
     return policy, reader.string(fields["digest"], (*path, "digest"))
 
 
-def read_inputs(reader: ShapeReader, value: Any, path: Path) -> ScoringVersionInputs:
+def read_inputs(reader: FieldReader, value: Any, path: KeyPath) -> ScoringVersionInputs:
     fields = reader.mapping(value, path, required=SCORING_INPUT_NAMES)
     return ScoringVersionInputs(
         contract_format_version=reader.integer(
@@ -145,7 +144,7 @@ def read_inputs(reader: ShapeReader, value: Any, path: Path) -> ScoringVersionIn
     )
 
 
-def read_outcomes(reader: ShapeReader, value: Any, path: Path) -> tuple[TrialOutcome, ...]:
+def read_outcomes(reader: FieldReader, value: Any, path: KeyPath) -> tuple[TrialOutcome, ...]:
     """Trial outcomes with unique trial indexes (a repeat is reported and dropped)."""
     outcomes: list[TrialOutcome] = []
     seen: set[int] = set()
@@ -159,7 +158,7 @@ def read_outcomes(reader: ShapeReader, value: Any, path: Path) -> tuple[TrialOut
     return tuple(outcomes)
 
 
-def read_reduced(reader: ShapeReader, value: Any, path: Path) -> ReducedOutcome:
+def read_reduced(reader: FieldReader, value: Any, path: KeyPath) -> ReducedOutcome:
     fields = reader.mapping(
         value,
         path,
@@ -210,7 +209,7 @@ def read_reduced(reader: ShapeReader, value: Any, path: Path) -> ReducedOutcome:
 
 
 def _read_class(
-    reader: ShapeReader, value: Any, path: Path, probe_class: ProbeClass
+    reader: FieldReader, value: Any, path: KeyPath, probe_class: ProbeClass
 ) -> ClassStrength:
     fields = reader.mapping(
         value, path, required=("eligible", "caught", "exercised", "rate", "denominator")
@@ -221,11 +220,11 @@ def _read_class(
         reader.integer(fields["caught"], (*path, "caught"), minimum=0),
         reader.integer(fields["exercised"], (*path, "exercised"), minimum=0),
         reader.optional_fraction(fields["rate"], (*path, "rate")),
-        reader.string(fields["denominator"], (*path, "denominator"), non_empty=False),
+        reader.string(fields["denominator"], (*path, "denominator"), empty=True),
     )
 
 
-def read_vector(reader: ShapeReader, fields: dict[str, Any], path: Path) -> StrengthVector:
+def read_vector(reader: FieldReader, fields: dict[str, Any], path: KeyPath) -> StrengthVector:
     """The vector keys (``classes``, ``comparable``, ``unreached_oracles``) of a mapping."""
     classes = reader.mapping(
         fields["classes"], (*path, "classes"), required=[c.value for c in ProbeClass]

@@ -8,6 +8,7 @@ from typing import Any
 
 from textcontract.canonical import digest
 from textcontract.errors import InputError
+from textcontract.fields import MISSING, FieldReader
 from textcontract.strength._artifact import ARTIFACT_VERSION
 from textcontract.strength._consistency import (
     VECTOR_KEYS,
@@ -27,7 +28,6 @@ from textcontract.strength._probe import (
     read_coverage_gap,
     read_probe,
 )
-from textcontract.strength._shape import ShapeReader
 from textcontract.strength._verdict import Verdict, VerdictReason, VerdictValue, ladder_verdict
 
 __all__ = [
@@ -98,7 +98,7 @@ class EvidenceArtifact:
         return found
 
 
-def _read_verdict(reader: ShapeReader, value: Any) -> Verdict:
+def _read_verdict(reader: FieldReader, value: Any) -> Verdict:
     fields = reader.mapping(value, ("verdict",), required=("value", "reasons"))
     reasons = tuple(
         reader.choice(item, ("verdict", "reasons", i), VerdictReason)
@@ -107,7 +107,7 @@ def _read_verdict(reader: ShapeReader, value: Any) -> Verdict:
     return Verdict(reader.choice(fields["value"], ("verdict", "value"), VerdictValue), reasons)
 
 
-def _read_attested(reader: ShapeReader, value: Any) -> tuple[str, ...]:
+def _read_attested(reader: FieldReader, value: Any) -> tuple[str, ...]:
     names = reader.strings(value, ("attested_inputs",))
     for index, name in enumerate(names):
         if name and name not in SCORING_INPUT_NAMES:
@@ -119,7 +119,7 @@ def _read_attested(reader: ShapeReader, value: Any) -> tuple[str, ...]:
 
 def parse_artifact(obj: Any, source: str | None) -> EvidenceArtifact:
     """Read an evidence artifact; a malformed one is an :class:`InputError` naming the key."""
-    reader = ShapeReader(source)
+    reader = FieldReader(source)
     fields = reader.mapping(obj, (), required=_ARTIFACT_KEYS)
     reader.expect_equal(fields["artifact_version"], ("artifact_version",), ARTIFACT_VERSION)
     engine = reader.mapping(fields["engine"], ("engine",), required=("name", "version"))
@@ -137,9 +137,10 @@ def parse_artifact(obj: Any, source: str | None) -> EvidenceArtifact:
     if len(listed) != 1 and isinstance(fields["reduced_probe_outcomes"], list):
         reader.problem(
             ("reduced_probe_outcomes",),
-            f"must hold exactly one reduced outcome (the probe's), found {len(listed)}",
+            f"must hold exactly one reduced outcome (the probe's), got {len(listed)}",
         )
-    reduced = read_reduced(reader, listed[0] if listed else {}, ("reduced_probe_outcomes", 0))
+    # with no reduced outcome listed, that is the one problem: its fields are not missing too
+    reduced = read_reduced(reader, listed[0] if listed else MISSING, ("reduced_probe_outcomes", 0))
     strength = reader.mapping(fields["strength"], ("strength",), required=VECTOR_KEYS)
     claims = ClaimedScoring(
         source=source,
@@ -188,7 +189,7 @@ _AUDIT_PROBE_KEYS = (
 
 def parse_audit_strength(obj: Any, source: str | None) -> ClaimedScoring:
     """Read the ``policy`` and ``strength`` blocks of an audit report (other keys are ignored)."""
-    reader = ShapeReader(source)
+    reader = FieldReader(source)
     fields = reader.mapping(
         obj, (), required=("audit_version", "policy", "strength"), allow_unknown=True
     )

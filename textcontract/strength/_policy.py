@@ -5,15 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from textcontract._json import decode_utf8, loads_strict
-from textcontract._yaml import Path, Positions, load_yaml
 from textcontract.canonical import digest
-from textcontract.errors import InputError
+from textcontract.fields import MISSING, FieldReader, KeyPath
 from textcontract.model import Severity
-from textcontract.strength._shape import ShapeReader
 from textcontract.strength._states import ProbeClass
 
-__all__ = ["ScoringPolicy", "load_scoring_policy"]
+__all__ = ["ScoringPolicy", "read_scoring_policy"]
 
 _FIELDS = ("catch_threshold", "minimum_trial_count", "severity_floor", "floors")
 
@@ -76,59 +73,42 @@ class ScoringPolicy:
         return {**self.digest_inputs(), "floors": self.floors_json(), "digest": self.digest}
 
     @classmethod
-    def from_json(
-        cls,
-        obj: Any,
-        source: str | None,
-        positions: Positions | None = None,
-        base_path: Path = (),
-    ) -> ScoringPolicy:
-        """Validate a policy mapping (a file's content, or the ``policy:`` block of audit.yaml).
-
-        ``positions`` (from :func:`textcontract._yaml.load_yaml`) adds line/column to
-        problems; ``base_path`` is where the mapping sits in that file, e.g. ``("policy",)``.
-        Every problem is reported in one :class:`InputError`.
-        """
-        reader = ShapeReader(source, positions, base_path)
-        fields = reader.mapping(obj, (), optional=_FIELDS)
-        defaults = cls()
-        threshold = defaults.catch_threshold
-        if "catch_threshold" in fields:
-            threshold = reader.fraction(fields["catch_threshold"], ("catch_threshold",))
-        minimum = defaults.minimum_trial_count
-        if "minimum_trial_count" in fields:
-            minimum = reader.integer(
-                fields["minimum_trial_count"], ("minimum_trial_count",), minimum=1
-            )
-        floor = defaults.severity_floor
-        if "severity_floor" in fields:
-            floor = reader.choice(fields["severity_floor"], ("severity_floor",), Severity)
-        floors: list[tuple[ProbeClass, float]] = []
-        if "floors" in fields:
-            declared = reader.mapping(
-                fields["floors"], ("floors",), optional=[c.value for c in ProbeClass]
-            )
-            for name, rate in declared.items():
-                if name in {c.value for c in ProbeClass}:
-                    floors.append((ProbeClass(name), reader.fraction(rate, ("floors", name))))
+    def from_json(cls, obj: Any, source: str | None) -> ScoringPolicy:
+        """Validate a policy mapping read from JSON; every problem in one :class:`InputError`."""
+        reader = FieldReader(source)
+        policy = read_scoring_policy(reader, obj)
         reader.raise_if_problems()
-        return cls(threshold, minimum, floor, tuple(floors))
+        return policy
 
 
-def _is_json_name(name: str) -> bool:
-    return name.lower().endswith(".json")
+def read_scoring_policy(reader: FieldReader, value: Any, path: KeyPath = ()) -> ScoringPolicy:
+    """Read a policy mapping at ``path`` (a policy file, or audit.yaml's ``policy:`` block).
 
-
-def load_scoring_policy(path: str, display: str | None = None) -> ScoringPolicy:
-    """Read a policy file: JSON when the name ends in ``.json``, otherwise YAML."""
-    name = display if display is not None else path
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError.at(f"cannot read file: {exc.strerror}", name) from None
-    text = decode_utf8(data, name)
-    if _is_json_name(path):
-        return ScoringPolicy.from_json(loads_strict(text, name), name)
-    value, positions = load_yaml(text, name)
-    return ScoringPolicy.from_json(value, name, positions)
+    Problems go to ``reader`` (which knows the file's positions, if any); the defaults
+    stand in for invalid values, so the caller must check the reader before using it.
+    """
+    fields = reader.mapping(value, path, optional=_FIELDS)
+    defaults = ScoringPolicy()
+    threshold = reader.fraction(
+        fields.get("catch_threshold", MISSING), (*path, "catch_threshold"), defaults.catch_threshold
+    )
+    minimum = reader.integer(
+        fields.get("minimum_trial_count", MISSING),
+        (*path, "minimum_trial_count"),
+        defaults.minimum_trial_count,
+        minimum=1,
+    )
+    floor = reader.choice(
+        fields.get("severity_floor", MISSING),
+        (*path, "severity_floor"),
+        Severity,
+        defaults.severity_floor,
+    )
+    floors: list[tuple[ProbeClass, float]] = []
+    if "floors" in fields:
+        names = [c.value for c in ProbeClass]
+        declared = reader.mapping(fields["floors"], (*path, "floors"), optional=names)
+        for name, rate in declared.items():
+            if name in names:
+                floors.append((ProbeClass(name), reader.fraction(rate, (*path, "floors", name))))
+    return ScoringPolicy(threshold, minimum, floor, tuple(floors))

@@ -7,10 +7,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from textcontract._json import read_json_file
-from textcontract._yaml import Path
+from textcontract.fields import FieldReader, KeyPath
 from textcontract.model import Severity
-from textcontract.strength._shape import ShapeReader
 from textcontract.strength._states import OutcomeState, ProbeClass
 
 __all__ = [
@@ -20,8 +18,10 @@ __all__ = [
     "ProbeTrials",
     "TrialOutcome",
     "control_preserved",
-    "load_probe_file",
+    "parse_probe",
+    "read_coverage_gap",
     "read_probe",
+    "read_trial_outcome",
 ]
 
 PROBE_KEYS = ("probe_id", "class", "severity", "canary", "clean_control")
@@ -136,7 +136,7 @@ class CoverageGap:
         return {"rule": self.rule, "severity": self.severity.value}
 
 
-def read_probe(reader: ShapeReader, value: Any, path: Path) -> Probe:
+def read_probe(reader: FieldReader, value: Any, path: KeyPath) -> Probe:
     """Read a probe object; problems go to ``reader``."""
     fields = reader.mapping(value, path, required=PROBE_KEYS)
     probe_id = reader.string(fields["probe_id"], (*path, "probe_id"))
@@ -150,7 +150,7 @@ def read_probe(reader: ShapeReader, value: Any, path: Path) -> Probe:
     return Probe(probe_id, probe_class, severity, canary, clean_control)
 
 
-def read_trial_outcome(reader: ShapeReader, value: Any, path: Path) -> TrialOutcome:
+def read_trial_outcome(reader: FieldReader, value: Any, path: KeyPath) -> TrialOutcome:
     fields = reader.mapping(value, path, required=("trial_index", "oracle", "state"))
     return TrialOutcome(
         reader.integer(fields["trial_index"], (*path, "trial_index"), minimum=0),
@@ -159,7 +159,7 @@ def read_trial_outcome(reader: ShapeReader, value: Any, path: Path) -> TrialOutc
     )
 
 
-def read_coverage_gap(reader: ShapeReader, value: Any, path: Path) -> CoverageGap:
+def read_coverage_gap(reader: FieldReader, value: Any, path: KeyPath) -> CoverageGap:
     fields = reader.mapping(value, path, required=("rule", "severity"))
     return CoverageGap(
         reader.string(fields["rule"], (*path, "rule")),
@@ -169,13 +169,7 @@ def read_coverage_gap(reader: ShapeReader, value: Any, path: Path) -> CoverageGa
 
 def parse_probe(obj: Any, source: str | None) -> Probe:
     """Validate a probe file's content (``score --probe``)."""
-    reader = ShapeReader(source)
+    reader = FieldReader(source)
     probe = read_probe(reader, obj, ())
     reader.raise_if_problems()
     return probe
-
-
-def load_probe_file(path: str, display: str | None = None) -> Probe:
-    """Read and validate a probe file (JSON)."""
-    name = display if display is not None else path
-    return parse_probe(read_json_file(path, name), name)

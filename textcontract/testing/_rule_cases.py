@@ -32,6 +32,7 @@ from textcontract._yaml import load_yaml
 from textcontract.model import Check, Context, Document
 from textcontract.rules._base import RuleHeader, RuleType
 from textcontract.rules._configure import configure_options
+from textcontract.rules._params import ParamProblem
 from textcontract.rules._subject import Subject
 
 __all__ = ["CaseResult", "RuleCase", "evaluate_case", "load_rule_cases", "mismatches"]
@@ -85,7 +86,7 @@ class CaseResult:
 def evaluate_case(case: RuleCase, rule_type: type[RuleType]) -> CaseResult:
     configured = configure_options(rule_type, case.params)
     if configured.problems:
-        return CaseResult((), tuple(problem.message for problem in configured.problems))
+        return CaseResult((), tuple(_said(problem) for problem in configured.problems))
     header = RuleHeader("under-test", 1, rule_type.name, rule_type.kind, code=case.code)
     rule = rule_type(header, configured.options)
     document = (
@@ -95,6 +96,11 @@ def evaluate_case(case: RuleCase, rule_type: type[RuleType]) -> CaseResult:
     )
     subject = Subject(document, Context.from_json(case.context))
     return CaseResult(tuple(rule.evaluate(subject)), ())
+
+
+def _said(problem: ParamProblem) -> str:
+    """A load problem as the loader reports it: the message, then its hint in parentheses."""
+    return f"{problem.message} ({problem.hint})" if problem.hint else problem.message
 
 
 def mismatches(case: RuleCase, result: CaseResult) -> list[str]:

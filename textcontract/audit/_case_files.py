@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from textcontract._yaml import Path as KeyPath
 from textcontract._yaml import load_yaml
 from textcontract.audit._config import AUDIT_FILE, join_display
-from textcontract.audit._fields import FieldReader, relocate
 from textcontract.audit._model import (
     DEFAULT_FAMILY,
+    ID_PATTERN,
     Case,
     Change,
     Expectation,
@@ -23,11 +22,14 @@ from textcontract.audit._model import (
     Variant,
 )
 from textcontract.errors import InputError, Location, Problem
+from textcontract.fields import MISSING, FieldReader, KeyPath, type_name
 from textcontract.inputs import load_context_file, load_document_file, read_text_file
 from textcontract.model import BODY, Context, Document, FactValue, Severity, validate_facts
 from textcontract.strength import ProbeClass
 
 __all__ = ["CaseReader"]
+
+T = TypeVar("T")
 
 _CASE_KEYS = ("id", "group", "description", "baseline", "variants")
 _BASELINE_KEYS = ("document", "context")
@@ -94,44 +96,46 @@ class CaseReader:
     def document(
         self, reader: FieldReader, value: Any, path: KeyPath, folder: Path, shown: str
     ) -> Document | None:
-        if isinstance(value, str):
-            found = self.inside(reader, value, path, folder, shown)
-            if found is None:
-                return None
-            try:
-                return load_document_file(found[0], found[1])
-            except InputError as error:
-                reader.problems.extend(error.problems)
-                return None
-        if isinstance(value, dict):
-            try:
-                return Document.from_json(value, reader.file)
-            except InputError as error:
-                reader.problems.extend(relocate(error, reader.positions, path))
-                return None
-        reader.problem(path, "expected a document file path or an inline document (JSON form)")
-        return None
+        """A document: a file named relative to the case file, or inline (JSON form)."""
+        return self._quoted(
+            reader, value, (path, folder, shown), "document", load_document_file, Document.from_json
+        )
 
     def context(
         self, reader: FieldReader, value: Any, path: KeyPath, folder: Path, shown: str
     ) -> Context | None:
-        if isinstance(value, str):
-            found = self.inside(reader, value, path, folder, shown)
-            if found is None:
-                return None
-            try:
-                return load_context_file(found[0], found[1])
-            except InputError as error:
-                reader.problems.extend(error.problems)
-                return None
+        """A context: a file named relative to the case file, or inline (JSON form)."""
+        return self._quoted(
+            reader, value, (path, folder, shown), "context", load_context_file, Context.from_json
+        )
+
+    def _quoted(
+        self,
+        reader: FieldReader,
+        value: Any,
+        place: tuple[KeyPath, Path, str],
+        what: str,
+        from_file: Callable[[Path, str], T],
+        from_json: Callable[[Any, str | None], T],
+    ) -> T | None:
+        path, folder, shown = place
         if isinstance(value, dict):
             try:
-                return Context.from_json(value, reader.file)
+                return from_json(value, reader.file)
             except InputError as error:
-                reader.problems.extend(relocate(error, reader.positions, path))
+                reader.absorb(error, path)
                 return None
-        reader.problem(path, "expected a context file path or an inline context (JSON form)")
-        return None
+        if not isinstance(value, str):
+            reader.problem(path, f"expected a {what} file path or an inline {what} (JSON form)")
+            return None
+        found = self.inside(reader, value, path, folder, shown)
+        if found is None:
+            return None
+        try:
+            return from_file(*found)
+        except InputError as error:  # problems inside the quoted file name that file
+            reader.problems.extend(error.problems)
+            return None
 
     # -- cases ------------------------------------------------------------------------------
 
@@ -168,15 +172,14 @@ class CaseReader:
             return None
         reader = FieldReader(shown, positions)
         fields = reader.mapping(
-            {} if data is None else data, (), _CASE_KEYS, required=("id", "baseline", "variants")
+            {} if data is None else data,
+            (),
+            required=("id", "baseline", "variants"),
+            optional=_CASE_KEYS,
         )
-        if fields is None:
-            self.problems.extend(reader.problems)
-            return None
-        case_id = reader.identifier(fields["id"], ("id",), "case") if "id" in fields else None
-        group = reader.string(fields["group"], ("group",)) if "group" in fields else None
-        if "description" in fields:
-            reader.string(fields["description"], ("description",))
+        case_id = reader.identifier(fields["id"], ("id",), "case", ID_PATTERN)
+        group = reader.string(fields.get("group", MISSING), ("group",), None, blank=False)
+        reader.string(fields.get("description", MISSING), ("description",), blank=False)
         folder, folder_shown = path.parent, os.path.dirname(shown)
         document, context = self.baseline(reader, fields, folder, folder_shown)
         variants = self.variants(reader, fields, folder, folder_shown)
@@ -190,12 +193,10 @@ class CaseReader:
         self, reader: FieldReader, fields: dict[str, Any], folder: Path, shown: str
     ) -> tuple[Document | None, Context | None]:
         """The baseline document and context (the empty context when none is given)."""
-        if "baseline" not in fields:
-            return None, None
         baseline = reader.mapping(
-            fields["baseline"], ("baseline",), _BASELINE_KEYS, required=("document",)
+            fields["baseline"], ("baseline",), required=("document",), optional=_BASELINE_KEYS
         )
-        if baseline is None or "document" not in baseline:
+        if baseline["document"] is MISSING:
             return None, None
         document = self.document(
             reader, baseline["document"], ("baseline", "document"), folder, shown
@@ -211,11 +212,9 @@ class CaseReader:
         self, reader: FieldReader, fields: dict[str, Any], folder: Path, shown: str
     ) -> tuple[Variant, ...]:
         """The case's valid variants, in file order; duplicate ids are reported."""
-        if "variants" not in fields:
-            return ()
         found: list[Variant] = []
         seen: dict[str, int] = {}
-        for index, raw in enumerate(reader.sequence(fields["variants"], ("variants",)) or []):
+        for index, raw in enumerate(reader.sequence(fields["variants"], ("variants",))):
             variant = self.variant(reader, raw, ("variants", index), folder, shown)
             if variant is None:
                 continue
@@ -232,45 +231,31 @@ class CaseReader:
     def variant(
         self, reader: FieldReader, raw: Any, path: KeyPath, folder: Path, shown: str
     ) -> Variant | None:
-        start = len(reader.problems)
-        fields = reader.mapping(raw, path, _VARIANT_KEYS, required=("id", "relation"))
-        if fields is None:
+        start = reader.mark()
+        fields = reader.mapping(raw, path, required=("id", "relation"), optional=_VARIANT_KEYS)
+        if not isinstance(raw, dict):
             return None
 
         def at(name: str) -> KeyPath:
             return (*path, name)
 
-        variant_id = (
-            reader.identifier(fields["id"], at("id"), "variant") if "id" in fields else None
-        )
-        relation = (
-            reader.choice(fields["relation"], at("relation"), Relation)
-            if "relation" in fields
-            else None
-        )
-        validity = Validity.UNREVIEWED
-        if "validity" in fields:
-            validity = reader.choice(fields["validity"], at("validity"), Validity) or validity
+        def given(name: str) -> Any:
+            return fields.get(name, MISSING)
+
+        variant_id = reader.identifier(fields["id"], at("id"), "variant", ID_PATTERN)
+        relation = reader.choice(fields["relation"], at("relation"), Relation, None)
+        validity = reader.choice(given("validity"), at("validity"), Validity, Validity.UNREVIEWED)
         provenance = self.provenance(reader, fields, path, validity)
-        family = DEFAULT_FAMILY
-        if "family" in fields:
-            family = reader.string(fields["family"], at("family")) or family
-        probe_class = ProbeClass.DEFECT
-        if "class" in fields:
-            probe_class = reader.choice(fields["class"], at("class"), ProbeClass) or probe_class
-        severity = (
-            reader.choice(fields["severity"], at("severity"), Severity)
-            if "severity" in fields
-            else None
-        )
-        canary = reader.boolean(fields["canary"], at("canary")) if "canary" in fields else False
+        family = reader.string(given("family"), at("family"), DEFAULT_FAMILY, blank=False)
+        probe_class = reader.choice(given("class"), at("class"), ProbeClass, ProbeClass.DEFECT)
+        severity = reader.choice(given("severity"), at("severity"), Severity, None)
+        canary = reader.boolean(given("canary"), at("canary"))
         if canary and relation is Relation.PRESERVE:
             reader.problem(at("canary"), "only violations can be canaries")
-        if "description" in fields:
-            reader.string(fields["description"], at("description"))
+        reader.string(given("description"), at("description"), blank=False)
         expect = self.expectations(reader, fields, path, relation)
         trials = self.trials(reader, fields, path, folder, shown)
-        if len(reader.problems) > start or variant_id is None or relation is None:
+        if reader.failed_since(start) or variant_id is None or relation is None:
             return None
         return Variant(
             id=variant_id,
@@ -292,7 +277,7 @@ class CaseReader:
     ) -> str | None:
         value = fields.get("provenance")
         if value is not None and not isinstance(value, str):
-            reader.problem((*path, "provenance"), "provenance must be a string")
+            reader.problem((*path, "provenance"), f"expected a string, got {type_name(value)}")
             return None
         if validity is Validity.VALID and (value is None or not value.strip()):
             where = (*path, "provenance") if "provenance" in fields else (*path, "validity")
@@ -314,9 +299,10 @@ class CaseReader:
             if relation is Relation.VIOLATION:
                 reader.problem(path, "a violation needs expectations ('expect' is missing)")
             return ()
-        items = reader.sequence(fields["expect"], at)
-        if items is None:
+        if not isinstance(fields["expect"], list):
+            reader.sequence(fields["expect"], at)
             return ()
+        items = fields["expect"]
         if not items and relation is Relation.VIOLATION:
             reader.problem(at, "a violation needs at least one expectation")
         found = []
@@ -327,18 +313,12 @@ class CaseReader:
         return tuple(found)
 
     def expectation(self, reader: FieldReader, item: Any, path: KeyPath) -> Expectation | None:
-        entry = reader.mapping(item, path, _EXPECT_KEYS)
-        if entry is None:
-            return None
-        missing = [key for key in _EXPECT_KEYS if key not in entry]
-        if missing:
-            reader.problem(
-                path,
-                f"an expectation needs rule, code and scope (missing: {', '.join(missing)})",
-            )
-            return None
-        rule, code, scope = (reader.string(entry[key], (*path, key)) for key in _EXPECT_KEYS)
-        if rule is None or code is None or scope is None:
+        start = reader.mark()
+        entry = reader.mapping(item, path, required=_EXPECT_KEYS)
+        rule, code, scope = (
+            reader.string(entry[key], (*path, key), blank=False) for key in _EXPECT_KEYS
+        )
+        if reader.failed_since(start):
             return None
         if self.rules is not None and rule not in self.rules and not self.allow_missing_rules:
             reader.problem(
@@ -361,9 +341,10 @@ class CaseReader:
         if "trials" not in fields:
             reader.problem(path, "a variant needs 'change' (or 'trials')")
             return ()
-        items = reader.sequence(fields["trials"], (*path, "trials"))
-        if items is None:
+        if not isinstance(fields["trials"], list):
+            reader.sequence(fields["trials"], (*path, "trials"))
             return ()
+        items = fields["trials"]
         if not items:
             reader.problem((*path, "trials"), "trials must not be empty (one change per trial)")
             return ()
@@ -377,10 +358,8 @@ class CaseReader:
     def change(
         self, reader: FieldReader, raw: Any, path: KeyPath, folder: Path, shown: str
     ) -> Change | None:
-        start = len(reader.problems)
-        fields = reader.mapping({} if raw is None else raw, path, _CHANGE_KEYS)
-        if fields is None:
-            return None
+        start = reader.mark()
+        fields = reader.mapping({} if raw is None else raw, path, optional=_CHANGE_KEYS)
         document = None
         if "document" in fields:
             document = self.document(reader, fields["document"], (*path, "document"), folder, shown)
@@ -388,7 +367,7 @@ class CaseReader:
         claims, claims_locations = self.per_name_facts(reader, fields, path, "claims")
         context, _ = self.per_name_facts(reader, fields, path, "context")
         removals = self.removals(reader, fields, path)
-        if len(reader.problems) > start:
+        if reader.failed_since(start):
             return None
         return Change(
             location=reader.at(path),
@@ -406,24 +385,17 @@ class CaseReader:
     ) -> tuple[Replacement, ...]:
         if "replace" not in fields:
             return ()
-        items = reader.sequence(fields["replace"], (*path, "replace")) or []
+        items = reader.sequence(fields["replace"], (*path, "replace"))
         found = []
         for index, item in enumerate(items):
             at: KeyPath = (*path, "replace", index)
-            entry = reader.mapping(item, at, _REPLACE_KEYS, required=("find", "with"))
-            if entry is None or "find" not in entry or "with" not in entry:
-                continue
-            surface = BODY
-            if "surface" in entry:
-                surface = reader.string(entry["surface"], (*at, "surface")) or BODY
-            find, replacement = entry["find"], entry["with"]
-            if not isinstance(find, str) or not find:
-                reader.problem((*at, "find"), "find must be a non-empty string")
-                continue
-            if not isinstance(replacement, str):
-                reader.problem((*at, "with"), "with must be a string")
-                continue
-            found.append(Replacement(surface, find, replacement, reader.at(at)))
+            start = reader.mark()
+            entry = reader.mapping(item, at, required=("find", "with"), optional=_REPLACE_KEYS)
+            surface = reader.string(entry.get("surface", MISSING), (*at, "surface"), BODY)
+            find = reader.string(entry["find"], (*at, "find"))
+            replacement = reader.string(entry["with"], (*at, "with"), empty=True)
+            if not reader.failed_since(start):
+                found.append(Replacement(surface, find, replacement, reader.at(at)))
         return tuple(found)
 
     @staticmethod
@@ -436,7 +408,7 @@ class CaseReader:
         at: KeyPath = (*path, part)
         value = fields[part]
         if not isinstance(value, dict):
-            reader.problem(at, f"'{part}' must map names to facts")
+            reader.problem(at, f"expected a mapping of names to facts, got {type_name(value)}")
             return {}, {}
         found: dict[str, dict[str, FactValue]] = {}
         locations: dict[str, Location] = {}
@@ -445,7 +417,7 @@ class CaseReader:
             found[name] = validate_facts(facts, (*at, name), reader.file, problems)
             locations[name] = reader.at_key((*at, name))
             if problems:
-                reader.problems.extend(relocate(InputError(problems), reader.positions, ()))
+                reader.absorb(InputError(problems))
         return found, locations
 
     @staticmethod
@@ -455,11 +427,13 @@ class CaseReader:
         at: KeyPath = (*path, "remove_context")
         value = fields["remove_context"]
         if not isinstance(value, dict):
-            reader.problem(at, "'remove_context' must map snapshot names to lists of keys")
+            reader.problem(
+                at, f"expected a mapping of snapshot names to lists of keys, got {type_name(value)}"
+            )
             return ()
         found = []
         for state, keys in value.items():
-            items = reader.sequence(keys, (*at, state)) or []
+            items = reader.sequence(keys, (*at, state))
             for index, key in enumerate(items):
                 if not isinstance(key, str) or not key:
                     reader.problem((*at, state, index), "expected a fact key (a non-empty string)")

@@ -16,16 +16,16 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-from textcontract.audit._cases import CaseReader
+from textcontract.audit._case_files import CaseReader
 from textcontract.audit._config import join_display
 from textcontract.audit._evaluation import TextMemo, baseline_clean, evaluate_trials
 from textcontract.audit._figures import ExcludedReason, preserve_verdict, violation_verdict
 from textcontract.audit._model import Case, Relation, Validity, Variant
-from textcontract.audit._records import CaseRecord, Counted, Labels, VariantRecord
 from textcontract.audit._strength import probe_trials
+from textcontract.audit._variant_records import CaseRecord, Counted, Labels, VariantRecord
 from textcontract.audit._variants import Trial, build_trial
 from textcontract.canonical import canonical_json
-from textcontract.contract import ContractDefinition, load_contract_file
+from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
 from textcontract.model import Severity
 from textcontract.strength import reduce_trials
@@ -76,15 +76,15 @@ class WorkSetup:
 class CaseWork:
     """One process's state: how to read cases, and the contract (loaded on first use)."""
 
-    def __init__(self, setup: WorkSetup, definition: ContractDefinition | None = None) -> None:
+    def __init__(self, setup: WorkSetup, parsed: ParsedContract | None = None) -> None:
         self.setup = setup
-        self._definition = definition
+        self._parsed = parsed
 
     @property
-    def definition(self) -> ContractDefinition:
-        if self._definition is None:
-            self._definition = _receive(self.setup.contract)
-        return self._definition
+    def parsed(self) -> ParsedContract:
+        if self._parsed is None:
+            self._parsed = _receive(self.setup.contract)
+        return self._parsed
 
     def reader(self, problems: list[Problem]) -> CaseReader:
         setup = self.setup
@@ -109,20 +109,20 @@ class CaseWork:
         return max(present, default=Severity.MEDIUM)
 
 
-def _receive(contract: bytes | ContractFile | None) -> ContractDefinition:
+def _receive(contract: bytes | ContractFile | None) -> ParsedContract:
     if contract is None:
         raise InternalError("no contract to evaluate with")
     if isinstance(contract, bytes):
-        definition: ContractDefinition = pickle.loads(contract)
-        return definition
-    definition = load_contract_file(Path(contract.path), contract.display)
-    if definition.digest != contract.digest:
+        parsed: ParsedContract = pickle.loads(contract)
+        return parsed
+    parsed = parse_contract_file(Path(contract.path), contract.display)
+    if parsed.digest != contract.digest:
         raise InternalError(
-            f"a worker loaded {contract.display} with another digest ({definition.digest}); "
+            f"a worker loaded {contract.display} with another digest ({parsed.digest}); "
             "was the file changed, or does the contract need a custom rule registry? "
             "run with --jobs 1"
         )
-    return definition
+    return parsed
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +243,7 @@ def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
     item = case_item(case, trials)
     if problems or _fingerprint(item) != entry.fingerprint:
         raise _changed(work, entry)
-    definition = work.definition
+    parsed = work.parsed
     memo = TextMemo()
     clean: bool | None = None
     records = []
@@ -259,7 +259,7 @@ def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
         reason = _label_exclusion(variant)
         if reason is None:
             if clean is None:
-                clean = baseline_clean(definition, case.document, case.context, memo)
+                clean = baseline_clean(parsed, case.document, case.context, memo)
             if not clean:
                 reason = ExcludedReason.INVALID_BASELINE
         if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
@@ -267,7 +267,7 @@ def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
         if reason is not None:
             records.append(VariantRecord(variant.id, labels, reason))
             continue
-        results = evaluate_trials(definition, variant.relation, variant.expect, built, memo)
+        results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo)
         states = tuple(result.state for result in results)
         if variant.relation is Relation.VIOLATION:
             reduced = reduce_trials(probe_trials("", labels, states), work.setup.catch_threshold)

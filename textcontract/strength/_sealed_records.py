@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textcontract._json import read_json_file
 from textcontract.canonical import canonical_json
 from textcontract.errors import InputError, Location, Problem
+from textcontract.fields import FieldReader
 from textcontract.strength._artifact import evidence_artifact
 from textcontract.strength._identity import (
     CONTRACT_FORMAT_VERSION,
@@ -18,7 +18,6 @@ from textcontract.strength._identity import (
 )
 from textcontract.strength._policy import ScoringPolicy
 from textcontract.strength._probe import Probe, ProbeTrials, TrialOutcome
-from textcontract.strength._shape import ShapeReader
 from textcontract.strength._states import OutcomeState
 
 __all__ = [
@@ -26,7 +25,6 @@ __all__ = [
     "RecordOutcome",
     "SealedRecord",
     "build_trial_records",
-    "load_record_file",
     "parse_record",
     "score_records",
     "trial_record_path",
@@ -98,7 +96,7 @@ class SealedRecord:
 
 def parse_record(obj: Any, source: str | None) -> SealedRecord:
     """Validate one sealed trial record; every problem of the file is reported at once."""
-    reader = ShapeReader(source)
+    reader = FieldReader(source)
     fields = reader.mapping(obj, (), required=_RECORD_KEYS)
     reader.expect_equal(fields["record_version"], ("record_version",), RECORD_VERSION)
     outcomes = []
@@ -132,11 +130,6 @@ def parse_record(obj: Any, source: str | None) -> SealedRecord:
     )
     reader.raise_if_problems()
     return record
-
-
-def load_record_file(path: str, display: str | None = None) -> SealedRecord:
-    name = display if display is not None else path
-    return parse_record(read_json_file(path, name), name)
 
 
 def _set_problems(records: Sequence[SealedRecord]) -> list[Problem]:

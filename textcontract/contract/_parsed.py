@@ -1,4 +1,4 @@
-"""A loaded, compiled contract: its identity, policy and configured rules."""
+"""A parsed contract: its identity, policy and configured rules, patterns compiled."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from textcontract.errors import Location
 from textcontract.model import CheckPolicy, Context, ContractRef, RuleVersion
 from textcontract.rules import RuleType
 
-__all__ = ["ContractDefinition", "RuleEntry", "RuleExample", "contract_digest"]
+__all__ = ["ParsedContract", "RuleEntry", "RuleExample", "contract_digest"]
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,12 @@ def contract_digest(
 
 
 @dataclass(frozen=True)
-class ContractDefinition:
-    """What ``load_contract_definition`` returns; the engine evaluates it."""
+class ParsedContract:
+    """A contract as parsed and checked, includes expanded and rules configured.
+
+    What ``parse_contract_file``/``parse_contract_text`` return and the engine evaluates;
+    :class:`textcontract.Contract` (from ``load_contract``) wraps one to ``check`` text.
+    """
 
     id: str
     version: RuleVersion

@@ -1,0 +1,68 @@
+"""Reading the strength scorer's files, for the commands that take them.
+
+:mod:`textcontract.strength` scores values it is given and never opens a file; this
+module reads them — scoring policies (YAML, or JSON by name), probe files, sealed trial
+records, and the artifacts and audit reports ``aggregate-strength`` and ``compare``
+take — with the strict readers every input goes through, and hands the values over.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from textcontract._json import loads_strict, read_json_file
+from textcontract._yaml import load_yaml
+from textcontract.fields import FieldReader
+from textcontract.inputs import read_text_file
+from textcontract.strength import (
+    Probe,
+    ScoringPolicy,
+    SealedRecord,
+    parse_probe,
+    parse_record,
+    read_scoring_policy,
+)
+
+__all__ = ["read_json_input", "read_policy_file", "read_probe_file", "read_record_file"]
+
+FilePath = str | os.PathLike[str]
+
+
+def _name(path: FilePath, display: str | None) -> str:
+    return display if display is not None else os.fspath(path)
+
+
+def read_policy_file(path: FilePath, display: str | None = None) -> ScoringPolicy:
+    """A scoring policy file: JSON when its name ends in ``.json``, otherwise YAML.
+
+    Problems in a YAML policy name their line and column.
+    """
+    name = _name(path, display)
+    text = read_text_file(Path(path), name)
+    if os.fspath(path).lower().endswith(".json"):
+        return ScoringPolicy.from_json(loads_strict(text, name), name)
+    value, positions = load_yaml(text, name)
+    reader = FieldReader(name, positions)
+    policy = read_scoring_policy(reader, value)
+    reader.raise_if_problems()
+    return policy
+
+
+def read_probe_file(path: FilePath, display: str | None = None) -> Probe:
+    """A probe file (JSON): ``{probe_id, class, severity, canary, clean_control}``."""
+    name = _name(path, display)
+    return parse_probe(read_json_file(os.fspath(path), name), name)
+
+
+def read_record_file(path: FilePath, display: str | None = None) -> SealedRecord:
+    """One sealed trial record (JSON)."""
+    name = _name(path, display)
+    return parse_record(read_json_file(os.fspath(path), name), name)
+
+
+def read_json_input(path: FilePath, display: str | None = None) -> tuple[str, Any]:
+    """``(display name, value)`` of an artifact or audit report, as aggregate and compare take."""
+    name = _name(path, display)
+    return name, read_json_file(os.fspath(path), name)
