@@ -160,12 +160,12 @@ def test_invalid_surface_names(name: str) -> None:
         ),
         pytest.param(
             {"surfaces": {"body": "x"}, "meta": 1},
-            [("meta", "unknown key (expected surfaces, claims, states)")],
+            [("meta", "unknown key (expected surfaces, claims, states, anchors)")],
             id="unknown-document-key",
         ),
         pytest.param(
             {"surfaces": {"body": {"text": "x", "lang": "en"}}},
-            [("surfaces.body.lang", "unknown surface key (expected text, state, claims)")],
+            [("surfaces.body.lang", "unknown surface key (expected text, state, claims, anchors)")],
             id="unknown-surface-key",
         ),
         pytest.param(
