@@ -86,3 +86,9 @@ def test_a_failed_rendering_leaves_no_recorder_behind() -> None:
     with pytest.raises(RenderError):
         render("{{ claim('k', [1]) }}")
     assert ACTIVE.get() is None
+
+
+def test_sync_render_of_an_async_environment() -> None:
+    # Jinja2 runs the async template in a new event loop, in a task that copies the context.
+    template = environment(enable_async=True).from_string("{{ claim('k', 5) }}!")
+    assert render(template).surfaces[0].anchors == {"k": (Anchor(0, 1, "5"),)}

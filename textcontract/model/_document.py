@@ -158,7 +158,7 @@ def _surface_fields(
     if not isinstance(raw, Mapping):
         problems.append(
             Problem(
-                "a surface is a string or an object with text, state, claims; "
+                "a surface is a string or an object with text, state, claims, anchors; "
                 f"got {type_name(raw)}",
                 Location.of_path(source, path),
             )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import CodeType, FrameType
@@ -10,7 +9,7 @@ from typing import Any
 
 from textcontract.errors import InputError, Location, Problem
 
-__all__ = ["RenderError", "Site", "current_site", "site_of", "template_frame"]
+__all__ = ["RenderError", "Site", "site_of", "template_frame"]
 
 _UNNAMED = "<template>"
 _SEARCH_DEPTH = 6
@@ -66,14 +65,6 @@ def site_of(code_globals: Mapping[str, Any] | None, code: CodeType | None, offse
     """The site of template code from its frame's globals, code object and offset."""
     template = None if code_globals is None else code_globals.get("__jinja_template__")
     return Site(template, code, offset)
-
-
-def current_site() -> Site:
-    """The site of the template code calling the caller of this function."""
-    frame = template_frame(sys._getframe(2))
-    if frame is None:
-        return Site(None)
-    return site_of(frame.f_globals, frame.f_code, frame.f_lasti)
 
 
 class RenderError(InputError):
