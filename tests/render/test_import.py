@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
 
 _BLOCK_JINJA = "import sys; sys.modules['jinja2'] = None; sys.modules['markupsafe'] = None\n"
 
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        cwd=ROOT,
     )
 
 
