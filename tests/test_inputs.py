@@ -113,7 +113,14 @@ def test_front_matter_fences(text: str, body: str) -> None:
         ),
         pytest.param(
             "---\nlang: en\n---\nhi\n",
-            [(2, 1, "lang", "unknown front matter key (expected surfaces, claims, states)")],
+            [
+                (
+                    2,
+                    1,
+                    "lang",
+                    "unknown front matter key (expected surfaces, claims, states, anchors)",
+                )
+            ],
             id="unknown-key",
         ),
         pytest.param(

@@ -19,7 +19,7 @@ from textcontract.model import BODY, Context, Document, type_name
 
 __all__ = ["load_context_file", "load_document_file", "parse_markdown", "read_text_file"]
 
-_FRONT_MATTER_KEYS = ("surfaces", "claims", "states")
+_FRONT_MATTER_KEYS = ("surfaces", "claims", "states", "anchors")
 
 
 def read_text_file(path: Path, display: str) -> str:
@@ -79,7 +79,7 @@ def parse_markdown(text: str, source: str | None = None) -> Document:
         if key not in _FRONT_MATTER_KEYS:
             problems.append(
                 Problem(
-                    "unknown front matter key (expected surfaces, claims, states)",
+                    "unknown front matter key (expected surfaces, claims, states, anchors)",
                     positions.key((key,), key=key),
                 )
             )
@@ -106,7 +106,7 @@ def parse_markdown(text: str, source: str | None = None) -> Document:
         raise InputError(problems)
     surfaces: dict[str, Any] = {BODY: body, **extra}
     combined: dict[str, Any] = {"surfaces": surfaces}
-    for part in ("claims", "states"):
+    for part in ("claims", "states", "anchors"):
         if part in data:
             combined[part] = data[part]
     try:

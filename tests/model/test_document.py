@@ -160,12 +160,12 @@ def test_invalid_surface_names(name: str) -> None:
         ),
         pytest.param(
             {"surfaces": {"body": "x"}, "meta": 1},
-            [("meta", "unknown key (expected surfaces, claims, states)")],
+            [("meta", "unknown key (expected surfaces, claims, states, anchors)")],
             id="unknown-document-key",
         ),
         pytest.param(
             {"surfaces": {"body": {"text": "x", "lang": "en"}}},
-            [("surfaces.body.lang", "unknown surface key (expected text, state, claims)")],
+            [("surfaces.body.lang", "unknown surface key (expected text, state, claims, anchors)")],
             id="unknown-surface-key",
         ),
         pytest.param(
@@ -178,7 +178,8 @@ def test_invalid_surface_names(name: str) -> None:
             [
                 (
                     "surfaces.body",
-                    "a surface is a string or an object with text, state, claims; got an integer",
+                    "a surface is a string or an object with text, state, claims, anchors; "
+                    "got an integer",
                 )
             ],
             id="surface-not-string-or-object",
@@ -252,7 +253,21 @@ def test_from_text_rejects_invalid_claims() -> None:
 # --- property: nothing but InputError escapes -------------------------------------------------
 
 _keys = st.sampled_from(
-    ["surfaces", "claims", "states", "body", "subject", "text", "state", "Bad", "", "k", "\ud800"]
+    [
+        "surfaces",
+        "claims",
+        "states",
+        "anchors",
+        "span",
+        "body",
+        "subject",
+        "text",
+        "state",
+        "Bad",
+        "",
+        "k",
+        "\ud800",
+    ]
 )
 _scalars = st.none() | st.booleans() | st.integers() | st.floats() | _keys | st.text(max_size=3)
 _values = st.recursive(

@@ -1,5 +1,6 @@
-"""The data model: facts, contexts, documents, checks and reports (frozen dataclasses)."""
+"""The data model: facts, contexts, documents (+ anchors), checks, reports (frozen)."""
 
+from textcontract.model._anchors import Anchor
 from textcontract.model._check import Check, Enforcement, Kind, RuleVersion, Severity, Status
 from textcontract.model._context import DEFAULT_STATE, Context
 from textcontract.model._document import BODY, Document, Surface
@@ -9,6 +10,7 @@ from textcontract.model._facts import (
     FactValue,
     describe_value,
     is_fact_value,
+    is_valid_unicode,
     same_value,
     type_name,
     validate_facts,
@@ -19,6 +21,7 @@ __all__ = [
     "BODY",
     "DEFAULT_STATE",
     "NAME_PATTERN",
+    "Anchor",
     "Check",
     "CheckPolicy",
     "Context",
@@ -37,6 +40,7 @@ __all__ = [
     "is_accepted",
     "is_complete",
     "is_fact_value",
+    "is_valid_unicode",
     "same_value",
     "type_name",
     "validate_facts",

@@ -1,4 +1,4 @@
-"""The document under test: ordered, named surfaces with text, state and claims."""
+"""The document under test: ordered, named surfaces with text, state, claims and anchors."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from textcontract.canonical import digest
 from textcontract.errors import InputError, Location, Problem
+from textcontract.model._anchors import Anchor, anchors_json, validate_anchors
 from textcontract.model._context import DEFAULT_STATE
 from textcontract.model._facts import (
     NAME_PATTERN,
@@ -21,21 +22,30 @@ from textcontract.model._facts import (
 __all__ = ["BODY", "Document", "Surface"]
 
 BODY = "body"
-_DOCUMENT_KEYS = ("surfaces", "claims", "states")
-_SURFACE_KEYS = ("text", "state", "claims")
+_DOCUMENT_KEYS = ("surfaces", "claims", "states", "anchors")
+_SURFACE_KEYS = ("text", "state", "claims", "anchors")
 
 
 @dataclass(frozen=True)
 class Surface:
-    """One named piece of the output and the snapshot it speaks about."""
+    """One named piece of the output and the snapshot it speaks about.
+
+    ``anchors`` maps a claim key to where the renderer printed it (SPEC §15); the
+    canonical form carries ``anchors`` only when there are some, so documents
+    without anchors keep the digests they always had.
+    """
 
     name: str
     text: str
     state: str = DEFAULT_STATE
     claims: Mapping[str, FactValue] = field(default_factory=dict)
+    anchors: Mapping[str, tuple[Anchor, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "state": self.state, "claims": dict(self.claims)}
+        canonical = {"text": self.text, "state": self.state, "claims": dict(self.claims)}
+        if self.anchors:
+            canonical["anchors"] = anchors_json(self.anchors)
+        return canonical
 
 
 @dataclass(frozen=True)
@@ -70,11 +80,13 @@ class Document:
         text: str,
         claims: Mapping[str, FactValue] | None = None,
         state: str = DEFAULT_STATE,
+        anchors: Mapping[str, Any] | None = None,
     ) -> Document:
-        """A one-surface (``body``) document."""
-        return cls.from_json(
-            {"surfaces": {BODY: {"text": text, "state": state, "claims": dict(claims or {})}}}
-        )
+        """A one-surface (``body``) document; ``anchors`` in the JSON form."""
+        surface: dict[str, Any] = {"text": text, "state": state, "claims": dict(claims or {})}
+        if anchors:
+            surface["anchors"] = dict(anchors)
+        return cls.from_json({"surfaces": {BODY: surface}})
 
     @classmethod
     def from_json(cls, obj: object, source: str | None = None) -> Document:
@@ -88,7 +100,7 @@ class Document:
             if key not in _DOCUMENT_KEYS:
                 problems.append(
                     Problem(
-                        "unknown key (expected surfaces, claims, states)",
+                        "unknown key (expected surfaces, claims, states, anchors)",
                         Location.of_path(source, [key]),
                     )
                 )
@@ -118,13 +130,20 @@ class Document:
                 )
                 continue
             fields[name] = _surface_fields(raw, name, source, problems)
-        for part in ("claims", "states"):
+        for part in ("claims", "states", "anchors"):
             _merge_top_level(obj.get(part), part, fields, source, problems)
+        _check_anchored_keys(obj.get("anchors"), fields, source, problems)
         if problems:
             raise InputError(problems)
         return cls(
             tuple(
-                Surface(name, f["text"], f.get("state", DEFAULT_STATE), f.get("claims", {}))
+                Surface(
+                    name,
+                    f["text"],
+                    f.get("state", DEFAULT_STATE),
+                    f.get("claims", {}),
+                    f.get("anchors", {}),
+                )
                 for name, f in fields.items()
             )
         )
@@ -139,7 +158,7 @@ def _surface_fields(
     if not isinstance(raw, Mapping):
         problems.append(
             Problem(
-                "a surface is a string or an object with text, state, claims; "
+                "a surface is a string or an object with text, state, claims, anchors; "
                 f"got {type_name(raw)}",
                 Location.of_path(source, path),
             )
@@ -150,7 +169,7 @@ def _surface_fields(
         if key not in _SURFACE_KEYS:
             problems.append(
                 Problem(
-                    "unknown surface key (expected text, state, claims)",
+                    "unknown surface key (expected text, state, claims, anchors)",
                     Location.of_path(source, [*path, key]),
                 )
             )
@@ -159,7 +178,33 @@ def _surface_fields(
         result["state"] = _state_name(raw["state"], [*path, "state"], source, problems)
     if "claims" in raw:
         result["claims"] = validate_facts(raw["claims"], [*path, "claims"], source, problems)
+    if "anchors" in raw:
+        result["anchors"] = validate_anchors(raw["anchors"], [*path, "anchors"], source, problems)
     return result
+
+
+def _check_anchored_keys(
+    top_level: object,
+    fields: dict[str, dict[str, Any]],
+    source: str | None,
+    problems: list[Problem],
+) -> None:
+    """Anchors say where a claim was printed: each key must be a claim of its surface."""
+    for name, found in fields.items():
+        claims = found.get("claims", {})
+        path: list[str | int] = (
+            ["anchors", name]
+            if isinstance(top_level, Mapping) and name in top_level
+            else ["surfaces", name, "anchors"]
+        )
+        for key in found.get("anchors", {}):
+            if key not in claims:
+                problems.append(
+                    Problem(
+                        f"anchors given for {key!r}, which surface {name!r} does not claim",
+                        Location.of_path(source, [*path, key]),
+                    )
+                )
 
 
 def _text(value: object, path: list[str | int], source: str | None, problems: list[Problem]) -> str:
@@ -199,7 +244,7 @@ def _merge_top_level(
     source: str | None,
     problems: list[Problem],
 ) -> None:
-    """Fold top-level ``claims``/``states`` (surface -> …) into the surfaces."""
+    """Fold top-level ``claims``/``states``/``anchors`` (surface -> …) into the surfaces."""
     if value is None:
         return
     if not isinstance(value, Mapping):
@@ -210,7 +255,7 @@ def _merge_top_level(
             )
         )
         return
-    field_name = "claims" if part == "claims" else "state"
+    field_name = "state" if part == "states" else part
     for name, item in value.items():
         where = Location.of_path(source, [part, name])
         if name not in fields:
@@ -220,12 +265,14 @@ def _merge_top_level(
             continue
         if field_name in fields[name]:
             problems.append(
-                Problem(f"the {field_name} of surface {name!r} are declared twice", where)
-                if field_name == "claims"
-                else Problem(f"the state of surface {name!r} is declared twice", where)
+                Problem(f"the state of surface {name!r} is declared twice", where)
+                if field_name == "state"
+                else Problem(f"the {field_name} of surface {name!r} are declared twice", where)
             )
             continue
         if field_name == "claims":
             fields[name]["claims"] = validate_facts(item, [part, name], source, problems)
+        elif field_name == "anchors":
+            fields[name]["anchors"] = validate_anchors(item, [part, name], source, problems)
         else:
             fields[name]["state"] = _state_name(item, [part, name], source, problems)

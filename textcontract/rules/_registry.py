@@ -21,6 +21,7 @@ from textcontract.fields import closest
 from textcontract.model import Kind
 from textcontract.rules._base import RuleType
 from textcontract.rules.allowed_transition import AllowedTransition
+from textcontract.rules.claims_anchored import ClaimsAnchored
 from textcontract.rules.compare_fields import CompareFields
 from textcontract.rules.declared_claims_consistent import DeclaredClaimsConsistent
 from textcontract.rules.forbidden_pattern import ForbiddenPattern
@@ -57,6 +58,7 @@ BUILTIN_TYPES: tuple[type[RuleType], ...] = (
     LinkDomains,
     CompareFields,
     AllowedTransition,
+    ClaimsAnchored,
 )
 
 

@@ -1,0 +1,176 @@
+"""``claim(key, value, fmt=None)``: print a value and record it as a claim of the surface.
+
+``claim()`` runs once per printed claim, so the usual case — an ASCII key and a value that
+is already an int, float, bool, None or ASCII string — takes a short path; everything else
+goes through the full checks, which accept and convert the same values.
+
+Templates reach it two ways. :class:`~textcontract.render.ClaimExtension` rewrites each
+call ``claim(…)`` into the filter call ``(none)|textcontract_claim(…)`` at compile time, since
+Jinja2 calls a filter directly but a global through ``Context.call`` (about three times the
+cost). Templates that bind the name ``claim`` themselves keep calling the ``claim`` global.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+from jinja2 import Undefined, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from textcontract.model import FactValue, describe_value, is_valid_unicode
+from textcontract.render._errors import RenderError, Site, site_of, template_frame
+from textcontract.render._markers import RESERVED, first_reserved
+from textcontract.render._recorder import ACTIVE, CodePlace
+
+__all__ = ["CLAIM_FILTER", "claim", "claim_filter", "refuse_reserved"]
+
+CLAIM_FILTER = "textcontract_claim"
+
+_FORMAT_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError)
+_PLAIN_TYPES = frozenset({int, bool, type(None)})
+
+
+def claim(key: Any, value: Any, fmt: Any = None) -> str:
+    """The value's text — ``format(value, fmt)``, or ``fmt.format(value)`` when ``fmt``
+    holds ``{`` — recorded with its place in the final text when inside ``render()``."""
+    frame = template_frame(sys._getframe(1))
+    if frame is None:
+        return _claim(key, value, fmt, (None, None, -1))
+    return _claim(key, value, fmt, (frame.f_globals, frame.f_code, frame.f_lasti))
+
+
+@pass_context
+def claim_filter(context: Context, _target: None, key: Any, value: Any, fmt: Any = None) -> str:
+    """``claim()`` as the filter the extension compiles calls into (module docstring).
+
+    Jinja2 calls a filter straight from the template's code, so the caller's frame is the
+    template's. ``pass_context`` keeps Jinja2 from evaluating the call at compile time.
+    """
+    del context
+    caller = sys._getframe(1)
+    kind = type(value)
+    if (
+        type(key) is str
+        and key.isascii()
+        and key
+        and (
+            (kind is float and math.isfinite(value))
+            or kind is int
+            or (kind is str and value.isascii())
+            or kind is bool
+            or value is None
+        )
+    ):
+        # The usual claim, in one frame: plain key and value, nothing to convert.
+        if fmt is None:
+            text = value if kind is str else str(value)
+        elif type(fmt) is str and "{" not in fmt:
+            try:
+                text = format(value, fmt)
+            except _FORMAT_ERRORS:
+                text = "\x80"  # not ASCII: _claim below reports the error
+        else:
+            text = "\x80"
+        if text.isascii() and RESERVED not in text:
+            recorder = ACTIVE.get()
+            if recorder is None:
+                return text
+            return recorder.claimed(
+                key, value, (caller.f_globals, caller.f_code, caller.f_lasti), text
+            )
+    return _claim(key, value, fmt, (caller.f_globals, caller.f_code, caller.f_lasti))
+
+
+def _claim(key: Any, value: Any, fmt: Any, place: CodePlace) -> str:
+    """Every other claim: check and convert the key and value, format, record."""
+    site = site_of(*place)
+    safe = False
+    if not _plain(key, value):
+        safe = isinstance(value, Markup)
+        key, value = _claim_key(key, site), _fact_value(key, value, site)
+    if fmt is None:
+        text = value if type(value) is str else str(value)
+        refuse_reserved(text, f"the text of claim {key!r}", site)
+    else:
+        text = _formatted(key, value, fmt, site)
+    recorder = ACTIVE.get()
+    if recorder is not None:
+        text = recorder.claimed(key, value, place, text)
+    return Markup(text) if safe and fmt is None else text
+
+
+def _plain(key: Any, value: Any) -> bool:
+    """True when the key and value need no conversion: ASCII key, plain JSON-type value."""
+    if type(key) is not str or not key or not key.isascii():
+        return False
+    kind = type(value)
+    if kind is str:
+        return value.isascii()  # type: ignore[no-any-return]
+    if kind is float:
+        return math.isfinite(value)
+    return kind in _PLAIN_TYPES
+
+
+def _claim_key(key: Any, site: Site) -> str:
+    if isinstance(key, Undefined):
+        raise RenderError(f"claim(): the key is undefined ({_undefined(key)})", site)
+    if not isinstance(key, str) or not key:
+        raise RenderError(f"claim(): the key must be a non-empty string, got {key!r}", site)
+    if not is_valid_unicode(key):
+        raise RenderError("claim(): the key holds a lone surrogate (invalid Unicode)", site)
+    return str(key)
+
+
+def _fact_value(key: Any, value: Any, site: Site) -> FactValue:
+    """The claimed value as passed, type kept; anything but a finite JSON scalar is refused."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RenderError(f"claim {key!r}: {value!r} is not a finite number", site)
+        return float(value)
+    if isinstance(value, str):
+        if not is_valid_unicode(value):
+            raise RenderError(f"claim {key!r}: the value holds a lone surrogate", site)
+        return str(value)
+    if isinstance(value, Undefined):
+        raise RenderError(f"claim {key!r}: the value is undefined ({_undefined(value)})", site)
+    raise RenderError(
+        f"claim {key!r}: a {type(value).__name__} is not a fact value; claims are finite "
+        "JSON scalars (string, integer, float, boolean, null) — convert it, e.g. with "
+        "float(...) or str(...)",
+        site,
+    )
+
+
+def _formatted(key: str, value: FactValue, fmt: Any, site: Site) -> str:
+    if type(fmt) is not str:
+        raise RenderError(f"claim {key!r}: fmt must be a string, got {fmt!r}", site)
+    try:
+        text = fmt.format(value) if "{" in fmt else format(value, fmt)
+    except _FORMAT_ERRORS as exc:
+        raise RenderError(
+            f"claim {key!r}: fmt {fmt!r} cannot format {describe_value(value)}: {exc}", site
+        ) from None
+    refuse_reserved(text, f"the text of claim {key!r}", site)
+    return text
+
+
+def refuse_reserved(text: str, what: str, site: Site) -> None:
+    index = first_reserved(text)
+    if index is not None:
+        raise RenderError(
+            f"{what} contains U+0000 (NUL) at index {index}, which textcontract.render "
+            "reserves for its markers",
+            site,
+        )
+
+
+def _undefined(value: Undefined) -> str:
+    message: str = value._undefined_message
+    return message

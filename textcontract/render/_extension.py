@@ -1,0 +1,154 @@
+"""The Jinja2 extension: ``claim()`` and the ``{% surface %}`` tag."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from jinja2 import Environment, nodes, pass_context
+from jinja2.exceptions import TemplateSyntaxError
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
+from jinja2.parser import Parser
+from jinja2.runtime import Context
+
+from textcontract.model import NAME_PATTERN, is_valid_unicode
+from textcontract.render._claim import CLAIM_FILTER, claim, claim_filter, refuse_reserved
+from textcontract.render._errors import RenderError, site_of
+from textcontract.render._markers import first_reserved
+from textcontract.render._recorder import ACTIVE, Opening
+
+__all__ = ["SURFACE_END", "SURFACE_START", "ClaimExtension", "surface_end", "surface_start"]
+
+SURFACE_START = "textcontract_surface_start"
+SURFACE_END = "textcontract_surface_end"
+_NOT_A_CALL_AFTER = frozenset({"macro", "call"})
+
+
+class ClaimExtension(Extension):
+    """``claim(key, value, fmt=None)`` and ``{% surface "name"[, state=…] %}…{% endsurface %}``.
+
+    Nothing happens at rendering time unless a template calls ``claim()`` or opens a
+    surface, so templates that use neither render exactly as fast as without it.
+    """
+
+    tags = {"surface"}  # noqa: RUF012 - Extension declares a plain set attribute
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        environment.globals["claim"] = claim
+        environment.filters[CLAIM_FILTER] = claim_filter
+        environment.filters[SURFACE_START] = surface_start
+        environment.filters[SURFACE_END] = surface_end
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        index = first_reserved(source)
+        if index is not None:
+            raise TemplateSyntaxError(
+                "the template contains U+0000 (NUL), which textcontract.render reserves for "
+                "its markers",
+                source.count("\n", 0, index) + 1,
+                name,
+                filename,
+            )
+        return source
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        """Compile ``claim(…)`` into ``(none)|textcontract_claim(…)`` (see ``_claim``).
+
+        Only when every use of the name ``claim`` in the template is such a call: a
+        template that defines, imports or passes ``claim`` keeps Jinja2's usual lookup.
+        """
+        tokens = list(stream)
+        calls = _claim_calls(tokens)
+        if calls is None:
+            yield from tokens
+            return
+        for index, token in enumerate(tokens):
+            if index in calls:
+                line = token.lineno
+                yield Token(line, "lparen", "(")
+                yield Token(line, "name", "none")
+                yield Token(line, "rparen", ")")
+                yield Token(line, "pipe", "|")
+                yield Token(line, "name", CLAIM_FILTER)
+            else:
+                yield token
+
+    def parse(self, parser: Parser) -> list[nodes.Node]:
+        lineno = next(parser.stream).lineno
+        name = parser.parse_expression()
+        state: nodes.Expr = nodes.Const(None)
+        parser.stream.skip_if("comma")
+        if parser.stream.current.test("name"):
+            option = next(parser.stream)
+            if option.value != "state":
+                parser.fail(
+                    f"unknown surface option {option.value!r} (expected state=…)", option.lineno
+                )
+            parser.stream.expect("assign")
+            state = parser.parse_expression()
+        body = parser.parse_statements(("name:endsurface",), drop_needle=True)
+        # Filters, as for claim(): Jinja2 calls them directly from the template's code.
+        target = nodes.Const(None)
+        opened = nodes.Filter(target, SURFACE_START, [name, state], [], None, None, lineno=lineno)
+        closed = nodes.Filter(target, SURFACE_END, [], [], None, None, lineno=lineno)
+        return [
+            nodes.Output([opened], lineno=lineno),
+            *body,
+            nodes.Output([closed], lineno=lineno),
+        ]
+
+
+@pass_context
+def surface_start(context: Context, _target: None, name: Any, state: Any) -> str:
+    """The marker opening a ``{% surface %}`` block (nothing outside ``render()``)."""
+    del context
+    caller = sys._getframe(1)
+    place = (caller.f_globals, caller.f_code, caller.f_lasti)
+    if type(name) is not str or not NAME_PATTERN.match(name):
+        raise RenderError(
+            f"surface name {name!r} does not match [a-z0-9][a-z0-9_.-]*", site_of(*place)
+        )
+    if state is not None:
+        if not (isinstance(state, str) and state and is_valid_unicode(state)):
+            raise RenderError(
+                f"surface {name!r}: state must be a non-empty snapshot name, got {state!r}",
+                site_of(*place),
+            )
+        refuse_reserved(state, f"the state of surface {name!r}", site_of(*place))
+    recorder = ACTIVE.get()
+    return (
+        ""
+        if recorder is None
+        else recorder.opened(Opening(name, str(state) if state is not None else None, place))
+    )
+
+
+@pass_context
+def surface_end(context: Context, _target: None) -> str:
+    """The marker closing a ``{% surface %}`` block (nothing outside ``render()``)."""
+    del context
+    recorder = ACTIVE.get()
+    return "" if recorder is None else recorder.closed()
+
+
+def _claim_calls(tokens: list[Token]) -> set[int] | None:
+    """Indexes of the ``claim`` name tokens of calls ``claim(``; None when ``claim`` has any
+    other use in the template (a macro, import, variable or parameter of that name)."""
+    calls: set[int] = set()
+    for index, token in enumerate(tokens):
+        if token.type != "name" or token.value != "claim":
+            continue
+        before = tokens[index - 1] if index else None
+        if before is not None and before.type == "dot":
+            continue  # an attribute: something.claim
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        called = after is not None and after.type == "lparen"
+        if not called or (
+            before is not None and before.type == "name" and before.value in _NOT_A_CALL_AFTER
+        ):
+            return None
+        calls.add(index)
+    return calls

@@ -1,0 +1,73 @@
+"""The markers that carry claims and surfaces through a Jinja2 rendering.
+
+``claim()`` prints its value between an opening and a closing marker, and
+``{% surface %}`` prints a marker before and after its body. After rendering,
+the output is split at the markers: what lies between them is the final text —
+after autoescaping, whitespace control and any filter that left the markers
+alone — so spans are exact by construction.
+
+Every marker starts with the rendering's **separator**: U+0000 (NUL) followed by
+a nonce of six decimal digits drawn at random per rendering. NUL is reserved while
+rendering: e-mail, HTML, Markdown and prompts never carry it, and a template,
+variable or claimed value that puts one in the text is a render error. Because
+the output is cut at the whole separator, a NUL from anywhere else is never read
+as a marker: it stays in the text and is refused there. Markers stay ASCII, so a
+Latin-1 output stays a one-byte string through every step.
+
+After the separator comes the marker's kind (``1`` claim opening, ``2`` claim end,
+``3`` surface opening, ``4`` surface end) and, for an opening, its id as seven
+decimal digits. Markers are made of characters that have no case and are no
+whitespace, so filters such as ``upper``, ``title``, ``striptags`` or ``center``
+leave them whole.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Final
+
+__all__ = [
+    "CLAIM_CLOSE",
+    "CLAIM_OPEN",
+    "ID_LENGTH",
+    "MAX_ID",
+    "RESERVED",
+    "SURFACE_CLOSE",
+    "SURFACE_OPEN",
+    "decode_id",
+    "encode_id",
+    "first_reserved",
+    "new_separator",
+]
+
+RESERVED: Final = "\x00"
+"""The code point textcontract.render reserves while rendering."""
+
+CLAIM_OPEN: Final = "1"
+CLAIM_CLOSE: Final = "2"
+SURFACE_OPEN: Final = "3"
+SURFACE_CLOSE: Final = "4"
+ID_LENGTH: Final = 7
+MAX_ID: Final = 10**ID_LENGTH - 1
+
+_ID: Final = re.compile(r"[0-9]{7}")
+
+
+def new_separator() -> str:
+    return f"{RESERVED}{secrets.randbelow(10**6):06d}"
+
+
+def encode_id(value: int) -> str:
+    return f"{value:07d}"
+
+
+def decode_id(digits: str) -> int:
+    """The id seven decimal digits encode, or -1 when they are not such digits."""
+    return int(digits) if _ID.fullmatch(digits) else -1
+
+
+def first_reserved(text: str) -> int | None:
+    """The index of the first reserved code point in ``text``, or None."""
+    index = text.find(RESERVED)
+    return None if index < 0 else index

@@ -1,0 +1,98 @@
+"""``render()``: a Jinja2 template and its variables in, a Document with claims and anchors out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jinja2 import Environment, StrictUndefined, Template
+
+from textcontract.model import DEFAULT_STATE, Document, is_valid_unicode
+from textcontract.render._assemble import assemble
+from textcontract.render._extension import ClaimExtension
+from textcontract.render._recorder import ACTIVE, Recorder
+
+__all__ = ["environment", "render", "render_async"]
+
+_EXTENSION = f"{ClaimExtension.__module__}.{ClaimExtension.__name__}"
+
+
+def environment(**options: Any) -> Environment:
+    """A Jinja2 environment with :class:`ClaimExtension` and ``StrictUndefined``.
+
+    ``options`` are Jinja2's (``loader``, ``autoescape``, ``trim_blocks``, …); an
+    ``undefined`` given there wins. A variable the template misses is an error rather
+    than an empty string: a checker should not start from silently blank text.
+    """
+    options.setdefault("undefined", StrictUndefined)
+    extensions = list(options.pop("extensions", ()))
+    if ClaimExtension not in extensions and _EXTENSION not in extensions:
+        extensions.append(ClaimExtension)
+    return Environment(extensions=extensions, **options)
+
+
+def render(
+    template: str | Template,
+    variables: Mapping[str, Any] | None = None,
+    *,
+    env: Environment | None = None,
+    state: str = DEFAULT_STATE,
+) -> Document:
+    """Render ``template`` with ``variables``; surfaces, claims and anchors come from it.
+
+    ``template`` is template source (compiled with ``env``, by default
+    :func:`environment`) or a ``jinja2.Template`` (which brings its own environment).
+    ``state`` is the snapshot of ``body`` and of every surface block without ``state=``.
+    """
+    compiled = _compiled(template, env, state)
+    recorder = Recorder()
+    token = ACTIVE.set(recorder)
+    try:
+        output = compiled.render(dict(variables or {}))
+    finally:
+        ACTIVE.reset(token)
+    return assemble(output, recorder, state, compiled)
+
+
+async def render_async(
+    template: str | Template,
+    variables: Mapping[str, Any] | None = None,
+    *,
+    env: Environment | None = None,
+    state: str = DEFAULT_STATE,
+) -> Document:
+    """:func:`render` for an environment created with ``enable_async=True``."""
+    compiled = _compiled(template, env, state)
+    recorder = Recorder()
+    token = ACTIVE.set(recorder)
+    try:
+        output = await compiled.render_async(dict(variables or {}))
+    finally:
+        ACTIVE.reset(token)
+    return assemble(output, recorder, state, compiled)
+
+
+def _compiled(template: str | Template, env: Environment | None, state: str) -> Template:
+    if not isinstance(state, str) or not state or not is_valid_unicode(state):
+        raise ValueError(f"state must be a non-empty snapshot name, got {state!r}")
+    if isinstance(template, Template):
+        if env is not None and env is not template.environment:
+            raise ValueError(
+                "env compiles template source; a jinja2.Template brings its own environment"
+            )
+        _require_extension(template.environment)
+        return template
+    if not isinstance(template, str):
+        raise TypeError(f"template must be source text or a jinja2.Template, got {template!r}")
+    environment_ = environment() if env is None else env
+    _require_extension(environment_)
+    return environment_.from_string(template)
+
+
+def _require_extension(env: Environment) -> None:
+    if _EXTENSION not in env.extensions:
+        raise ValueError(
+            "the Jinja2 environment does not load textcontract.render.ClaimExtension: "
+            "create it with Environment(extensions=[ClaimExtension], …) or "
+            "textcontract.render.environment(…)"
+        )
