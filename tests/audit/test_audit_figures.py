@@ -29,7 +29,7 @@ from textcontract.audit import (
     run_audit,
     wilson_interval,
 )
-from textcontract.audit import _evaluation as evaluation_module
+from textcontract.audit.running import _evaluation as evaluation_module
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode
 from textcontract.model import Context, Document

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from textcontract.audit import Expectation, ExpectedStatus
-from textcontract.audit._matching import control_trial, violation_trial
+from textcontract.audit.results._matching import control_trial, violation_trial
 from textcontract.model import (
     Check,
     CheckPolicy,

@@ -12,29 +12,40 @@ The library never prints or exits; the ``textcontract audit`` command renders
 ``result.report`` and exits with ``result.exit_code``.
 """
 
-from textcontract.audit._config import AUDIT_FILE, AuditConfig, Thresholds
-from textcontract.audit._corpus import Corpus, load_corpus
-from textcontract.audit._figures import (
-    ExcludedReason,
-    Outcome,
-    Rate,
-    ThresholdCheck,
-    wilson_interval,
-)
-from textcontract.audit._findings import ExcludedRow, VariantRow
-from textcontract.audit._matching import ExpectedStatus, TrialResult
-from textcontract.audit._model import (
+from textcontract.audit.reading import (
+    AUDIT_FILE,
+    AuditConfig,
     Case,
     Change,
     Expectation,
     Relation,
+    Thresholds,
+    Trial,
     Validity,
     Variant,
     baseline_digest,
+    build_trial,
 )
-from textcontract.audit._report import AUDIT_VERSION
-from textcontract.audit._runner import AuditResult, Progress, audit_directory, run_audit
-from textcontract.audit._variants import Trial, build_trial
+from textcontract.audit.results import (
+    AUDIT_VERSION,
+    ExcludedReason,
+    ExcludedRow,
+    ExpectedStatus,
+    Outcome,
+    Rate,
+    ThresholdCheck,
+    TrialResult,
+    VariantRow,
+    wilson_interval,
+)
+from textcontract.audit.running import (
+    AuditResult,
+    Corpus,
+    Progress,
+    audit_directory,
+    load_corpus,
+    run_audit,
+)
 
 __all__ = [
     "AUDIT_FILE",

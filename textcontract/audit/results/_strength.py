@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from textcontract.audit._model import Relation
-from textcontract.audit._variant_records import Counted, Labels
+from textcontract.audit.reading import Relation
+from textcontract.audit.results._variant_records import Counted, Labels
 from textcontract.canonical import canonical_json
 from textcontract.strength import (
     ClassStrength,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from textcontract.audit._model import Change
+from textcontract.audit.reading._model import Change
 from textcontract.errors import Problem
 from textcontract.model import Context, Document, FactValue, Surface
 

@@ -12,16 +12,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textcontract.audit._figures import (
+from textcontract.audit.reading import Expectation, Relation
+from textcontract.audit.results._figures import (
     ExcludedReason,
     Outcome,
     Rate,
     VariantVerdict,
     rate,
 )
-from textcontract.audit._model import Expectation, Relation
-from textcontract.audit._strength import StrengthTally
-from textcontract.audit._variant_records import CaseRecord, Counted, Labels
+from textcontract.audit.results._strength import StrengthTally
+from textcontract.audit.results._variant_records import CaseRecord, Counted, Labels
 from textcontract.contract import ParsedContract
 from textcontract.model import Severity
 from textcontract.strength import (

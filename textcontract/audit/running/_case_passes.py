@@ -16,14 +16,27 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-from textcontract.audit._case_files import CaseReader
-from textcontract.audit._config import join_display
-from textcontract.audit._evaluation import TextMemo, baseline_clean, evaluate_trials
-from textcontract.audit._figures import ExcludedReason, preserve_verdict, violation_verdict
-from textcontract.audit._model import Case, Relation, Validity, Variant
-from textcontract.audit._strength import probe_trials
-from textcontract.audit._variant_records import CaseRecord, Counted, Labels, VariantRecord
-from textcontract.audit._variants import Trial, build_trial
+from textcontract.audit.reading import (
+    Case,
+    CaseReader,
+    Relation,
+    Trial,
+    Validity,
+    Variant,
+    build_trial,
+    join_display,
+)
+from textcontract.audit.results import (
+    CaseRecord,
+    Counted,
+    ExcludedReason,
+    Labels,
+    VariantRecord,
+    preserve_verdict,
+    probe_trials,
+    violation_verdict,
+)
+from textcontract.audit.running._evaluation import TextMemo, baseline_clean, evaluate_trials
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from textcontract._yaml import load_yaml
-from textcontract.audit._config import AUDIT_FILE, join_display
-from textcontract.audit._model import (
+from textcontract.audit.reading._config import AUDIT_FILE, join_display
+from textcontract.audit.reading._model import (
     DEFAULT_FAMILY,
     ID_PATTERN,
     Case,

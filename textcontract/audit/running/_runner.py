@@ -14,15 +14,21 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from textcontract.audit._case_passes import CaseWork, audit_case
-from textcontract.audit._config import Thresholds
-from textcontract.audit._corpus import Corpus, CorpusDigest, load_into
-from textcontract.audit._figures import ThresholdCheck, check_threshold
-from textcontract.audit._findings import Findings, summarize
-from textcontract.audit._pool import Pool
-from textcontract.audit._report import report_json, streamed_report
-from textcontract.audit._strength import probe_trials
-from textcontract.audit._variant_records import CaseRecord, Interner
+from textcontract.audit.reading import Thresholds
+from textcontract.audit.results import (
+    CaseRecord,
+    Findings,
+    Interner,
+    ThresholdCheck,
+    check_threshold,
+    probe_trials,
+    report_json,
+    streamed_report,
+    summarize,
+)
+from textcontract.audit.running._case_passes import CaseWork, audit_case
+from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
+from textcontract.audit.running._pool import Pool
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode
 from textcontract.rules import Registry

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from textcontract._version import ENGINE_NAME, __version__
-from textcontract.audit._findings import Findings, VariantRow
-from textcontract.audit._variant_records import Counted, Labels
+from textcontract.audit.results._findings import Findings, VariantRow
+from textcontract.audit.results._variant_records import Counted, Labels
 
 __all__ = ["AUDIT_VERSION", "report_json", "streamed_report"]
 

@@ -4,7 +4,7 @@ Everything is parsed and every trial is built before anything is evaluated, and
 every problem of every file is collected: the audit either starts with a fully
 valid corpus or stops with one :class:`InputError` listing all that is wrong
 (SPEC §6 "Loading"). What a valid corpus keeps of each case is where it is and
-its fingerprint (:mod:`textcontract.audit._case_passes`), not its documents.
+its fingerprint (:mod:`textcontract.audit.running._case_passes`), not its documents.
 """
 
 from __future__ import annotations
@@ -16,8 +16,17 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from textcontract.audit._case_files import CaseReader
-from textcontract.audit._case_passes import (
+from textcontract.audit.reading import (
+    AuditConfig,
+    Case,
+    CaseReader,
+    Thresholds,
+    Trial,
+    Variant,
+    build_trial,
+    read_config,
+)
+from textcontract.audit.running._case_passes import (
     CaseCheck,
     CaseEntry,
     CaseWork,
@@ -26,10 +35,7 @@ from textcontract.audit._case_passes import (
     case_item,
     check_case,
 )
-from textcontract.audit._config import AuditConfig, Thresholds, read_config
-from textcontract.audit._model import Case, Variant
-from textcontract.audit._pool import Pool
-from textcontract.audit._variants import Trial, build_trial
+from textcontract.audit.running._pool import Pool
 from textcontract.canonical import digest
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InputError, InternalError, Problem

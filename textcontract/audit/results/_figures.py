@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from textcontract.audit._matching import ExpectedStatus, TrialResult
+from textcontract.audit.results._matching import ExpectedStatus, TrialResult
 from textcontract.strength import OutcomeState, ReducedOutcome
 
 __all__ = [

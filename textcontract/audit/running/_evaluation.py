@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from textcontract.audit._matching import (
+from textcontract.audit.reading import Expectation, Relation, Trial
+from textcontract.audit.results import (
     TrialResult,
     control_trial,
     failed_trial,
     violation_trial,
 )
-from textcontract.audit._model import Expectation, Relation
-from textcontract.audit._variants import Trial
 from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete

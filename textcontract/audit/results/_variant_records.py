@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple, TypeVar, cast
 
-from textcontract.audit._figures import ExcludedReason, VariantVerdict
-from textcontract.audit._matching import CLEAN_CONTROL_ORACLE
-from textcontract.audit._model import Expectation, Relation
+from textcontract.audit.reading import Expectation, Relation
+from textcontract.audit.results._figures import ExcludedReason, VariantVerdict
+from textcontract.audit.results._matching import CLEAN_CONTROL_ORACLE
 from textcontract.model import Severity
 from textcontract.strength import OutcomeState, ProbeClass
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from textcontract.audit._model import Expectation, Relation
+from textcontract.audit.reading import Expectation, Relation
 from textcontract.model import Check, Status
 from textcontract.strength import OutcomeState
 

@@ -1,0 +1,43 @@
+"""Reading a corpus: audit.yaml, case files, the case model, and the trials a variant yields."""
+
+from textcontract.audit.reading._case_files import (
+    CaseReader,
+)
+from textcontract.audit.reading._config import (
+    AUDIT_FILE,
+    AuditConfig,
+    Thresholds,
+    join_display,
+    read_config,
+)
+from textcontract.audit.reading._model import (
+    Case,
+    Change,
+    Expectation,
+    Relation,
+    Validity,
+    Variant,
+    baseline_digest,
+)
+from textcontract.audit.reading._variants import (
+    Trial,
+    build_trial,
+)
+
+__all__ = [
+    "AUDIT_FILE",
+    "AuditConfig",
+    "Case",
+    "CaseReader",
+    "Change",
+    "Expectation",
+    "Relation",
+    "Thresholds",
+    "Trial",
+    "Validity",
+    "Variant",
+    "baseline_digest",
+    "build_trial",
+    "join_display",
+    "read_config",
+]

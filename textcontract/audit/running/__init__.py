@@ -1,0 +1,21 @@
+"""Running an audit: the corpus passes, per-case evaluation in a worker pool, the result."""
+
+from textcontract.audit.running._corpus import (
+    Corpus,
+    load_corpus,
+)
+from textcontract.audit.running._runner import (
+    AuditResult,
+    Progress,
+    audit_directory,
+    run_audit,
+)
+
+__all__ = [
+    "AuditResult",
+    "Corpus",
+    "Progress",
+    "audit_directory",
+    "load_corpus",
+    "run_audit",
+]
