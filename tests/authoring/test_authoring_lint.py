@@ -15,7 +15,6 @@ from textcontract.authoring import (
     dead_literals,
     lint_contract,
     lint_contracts,
-    literal_runs,
 )
 from textcontract.contract import load_contract_text
 from textcontract.model import Check, Kind, Status, Surface
@@ -234,37 +233,6 @@ def test_a_pack_included_twice_is_reported_once() -> None:
     second = load_contract_text(pack + "  - {id: a, type: TokenRange, min: 4, max: 1}\n", "other")
     assert [w.location.file for w in lint_contracts([first, second])] == ["<contract>", "other"]
     assert len(lint_contracts([first, first])) == 1
-
-
-def _runs(pattern: str) -> list[str]:
-    return ["".join(literal.char for literal in run) for run in literal_runs(pattern)]
-
-
-@pytest.mark.parametrize(
-    ("pattern", "runs"),
-    [
-        ("\\bcafé\\b", ["café"]),
-        ("ab*c", ["a", "b", "c"]),
-        ("ab{2}c", ["a", "b", "c"]),
-        ("a|bc", ["a", "bc"]),
-        ("(?:ab)+(?P<n>cd)", ["ab", "cd"]),
-        ("(?<=x)y(?!z)", ["x", "y", "z"]),
-        ("(?#é comment)x", ["x"]),
-        ("[^é]x", ["x"]),
-        ("[a-zé]", ["é"]),
-        ("[]x]", ["]", "x"]),
-        ("\\xe9\\u00e9\\U000000e9\\351\\0351", ["éééé\x1d1"]),
-        ("\\d\\w\\s\\p{L}\\pL\\1x", ["x"]),
-        ("(?x) a b # é\n c", ["abc"]),
-        ("(?V1)[[a-z]--[é]]x", ["x"]),
-        ("[[:alpha:]é]", []),
-        ("a{e<=1}", ["a"]),
-        ("{literal}", ["{literal}"]),
-        ("\\.\\é", [".é"]),
-    ],
-)
-def test_literal_runs(pattern: str, runs: list[str]) -> None:
-    assert _runs(pattern) == runs
 
 
 def test_dead_literal_offsets_point_into_the_source() -> None:

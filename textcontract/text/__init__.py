@@ -1,8 +1,22 @@
-"""Text handling: normalization profiles, word tokens, script shares, timed searches."""
+"""Text handling: normalization profiles, word tokens, script shares, pattern syntax, timed
+searches."""
 
 from textcontract.text._hosts import host_key
 from textcontract.text._normalize import Profile, fold_text, normalize
 from textcontract.text._prefilter import LiteralPrefilter, required_literal
+from textcontract.text._regex_literals import (
+    Atom,
+    CharSet,
+    Group,
+    GroupKind,
+    LiteralChar,
+    LiteralRun,
+    ParsedPattern,
+    PatternNode,
+    Repeat,
+    literal_runs,
+    parse_pattern,
+)
 from textcontract.text._scripts import (
     UNSPACED_SCRIPTS,
     UNSPACED_THRESHOLD,
@@ -17,18 +31,29 @@ from textcontract.text._tokens import word_tokens
 __all__ = [
     "UNSPACED_SCRIPTS",
     "UNSPACED_THRESHOLD",
+    "Atom",
     "Budget",
+    "CharSet",
     "Excerpt",
+    "Group",
+    "GroupKind",
+    "LiteralChar",
     "LiteralPrefilter",
+    "LiteralRun",
+    "ParsedPattern",
+    "PatternNode",
     "PatternTimeout",
     "Profile",
+    "Repeat",
     "ScriptShare",
     "excerpt",
     "find_matches",
     "fold_text",
     "has_unspaced_letter",
     "host_key",
+    "literal_runs",
     "normalize",
+    "parse_pattern",
     "required_literal",
     "unspaced_share",
     "unsupported_share",
