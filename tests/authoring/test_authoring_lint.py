@@ -78,6 +78,9 @@ def test_dead_literals_under_accent_folding(pattern: str) -> None:
         "a{2,3}b",
         "\\d+\\.\\d{2}",
         "λογος",  # Greek, final sigma included: matched ignoring case
+        "リファンド",  # the voicing mark of ド stays under accent folding (SPEC §4)
+        "ที่นี่",  # so do Thai vowel and tone marks
+        "हिन्दी",  # and Devanagari vowel signs
     ],
 )
 def test_live_patterns_give_no_warning(pattern: str) -> None:
@@ -239,3 +242,21 @@ def test_dead_literal_offsets_point_into_the_source() -> None:
     (dead,) = dead_literals("ab|café", Profile.FOLDED)
     assert dead.offset == 6
     assert dead.becomes == "e"
+
+
+def test_case_sensitive_literal_is_judged_case_sensitively() -> None:
+    # Under the text profile É becomes é, which a case-sensitive É never matches.
+    (dead,) = dead_literals("caf(?-i:É)", Profile.TEXT)
+    assert (dead.text, dead.becomes, dead.offset) == ("É", "é", 8)
+    assert dead_literals("caf(?:É)", Profile.TEXT) == []
+
+
+def test_brace_literals_are_read_as_regex_reads_them() -> None:
+    # "{" is no quantifier here, so "é" is a literal of the second branch.
+    (dead,) = dead_literals("dear {a|é} customer", Profile.FOLDED)
+    assert (dead.text, dead.becomes, dead.offset) == ("é", "e", 8)
+
+
+def test_patterns_the_reader_gives_up_on_get_no_warning() -> None:
+    assert dead_literals("(?:café){e<=1}", Profile.FOLDED) == []
+    assert dead_literals("[[:alpha:]é]", Profile.FOLDED) == []
