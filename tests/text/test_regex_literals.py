@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import regex
 from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
-from tests.text._pattern_strategies import FLAGS, PATTERNS
+from tests.text._pattern_strategies import FLAGS, LITERAL_PATTERNS, PATTERNS, matching_text
 from textcontract.text import (
     Atom,
     CharSet,
@@ -20,6 +24,7 @@ from textcontract.text import (
     Repeat,
     literal_runs,
     parse_pattern,
+    required_runs,
 )
 
 _FLAG_LETTERS = {"i": regex.IGNORECASE, "x": regex.VERBOSE, "a": regex.ASCII, "m": regex.M}
@@ -283,3 +288,52 @@ def test_reader_agrees_with_regex_parser(source: str, letters: str) -> None:
         return
     event("understood")
     assert _our_branches(parsed.branches) == _theirs(_regex_parse(source, flags))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "runs"),
+    [
+        pytest.param(r"\bguarantee[ds]?\b", ("guarantee",), id="class-and-boundaries-end-runs"),
+        pytest.param("(?:full) (refund)", ("full refund",), id="groups-in-place"),
+        pytest.param("ab+c", ("ab", "c"), id="first-repetition-ends-a-run"),
+        pytest.param("(?:ab|cd)ef", ("ef",), id="alternative-group"),
+        pytest.param("café", ("café",), id="non-ascii-kept"),
+        pytest.param("dear {a|b}", (), id="top-level-alternation"),
+        pytest.param("(?=abc)x", ("x",), id="look-ahead-not-counted"),
+        pytest.param("a{e<=1}", None, id="not-understood"),
+    ],
+)
+def test_required_runs(pattern: str, runs: tuple[str, ...] | None) -> None:
+    assert required_runs(pattern) == runs
+
+
+@settings(max_examples=400, deadline=None)
+@given(LITERAL_PATTERNS | PATTERNS, st.data())
+def test_every_match_contains_every_required_run(source: str, data: st.DataObject) -> None:
+    runs = required_runs(source)
+    if not runs:
+        return
+    compiled = regex.compile(source, regex.IGNORECASE)
+    text = data.draw(matching_text(source))
+    for match in compiled.finditer(text):
+        for run in runs:
+            found = regex.search(regex.escape(run), match.group(), regex.IGNORECASE)
+            assert found is not None, (run, match)
+
+
+def test_a_check_without_a_long_pattern_list_does_not_load_the_reader(tmp_path: Path) -> None:
+    contract = tmp_path / "c.yaml"
+    contract.write_text(
+        "textcontract: 1\nid: c\nrules:\n"
+        "  - {id: p, type: ForbiddenPattern, patterns: [refund, 'dear {a|b}']}\n"
+    )
+    code = (
+        "import sys, textcontract\n"
+        f"contract = textcontract.load_contract(__import__('pathlib').Path({str(contract)!r}))\n"
+        "report = contract.check(textcontract.Document.from_text('Dear {a friend'), {})\n"
+        "assert not report.accepted\n"
+        "assert 'textcontract.text._regex_literals' not in sys.modules\n"
+        "from textcontract.text import literal_runs\n"
+        "assert [run.text for run in literal_runs('ab|c') or ()] == ['ab', 'c']\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

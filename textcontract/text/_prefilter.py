@@ -28,9 +28,6 @@ from typing import Any
 
 import regex
 
-from textcontract.text._regex_literals import Group, GroupKind, LiteralChar, PatternNode, Repeat
-from textcontract.text._regex_literals import parse_pattern as _parse_pattern
-
 __all__ = ["LiteralPrefilter", "required_literal"]
 
 # Characters a literal run may hold: ASCII, whose case pairs are ASCII letters, the Kelvin sign,
@@ -48,10 +45,6 @@ _ALLOWED_FLAGS = (
     | regex.MULTILINE
     | regex.DOTALL
 )
-# Groups whose single branch is matched in place, so its literals join their neighbours'.
-_IN_PLACE = frozenset(
-    {GroupKind.CAPTURE, GroupKind.PLAIN, GroupKind.ATOMIC, GroupKind.BRANCH_RESET}
-)
 # Bounds that keep an RE2 set's automaton small (its memory is capped; a set that ran out
 # would report no match). Longer lists are split over several sets.
 _MAX_SET_CHARS = 2000
@@ -60,48 +53,35 @@ _MAX_SET_CHARS = 2000
 _MIN_PATTERNS = 4
 
 
-class _Runs:
-    """Collects the runs of literal characters that every match of a sequence contains."""
-
-    def __init__(self) -> None:
-        self.runs: list[str] = []
-        self._current: list[str] = []
-
-    def end(self) -> None:
-        if self._current:
-            self.runs.append("".join(self._current))
-            self._current = []
-
-    def sequence(self, items: Sequence[PatternNode]) -> None:
-        for item in items:
-            if isinstance(item, LiteralChar) and item.char in _LITERAL_CHARS:
-                self._current.append(item.char)
-            elif isinstance(item, Group) and item.kind in _IN_PLACE and len(item.branches) == 1:
-                self.sequence(item.branches[0])
-            elif isinstance(item, Repeat) and item.minimum >= 1:
-                # The first repetition is required and follows what precedes it; what
-                # follows the repeat is not next to it.
-                self.sequence((item.item,))
-                self.end()
-            else:
-                self.end()  # optional, alternative, look-around, class, anchor, non-ASCII
+def _ascii_pieces(run: str) -> list[str]:
+    """The parts of a required run between its non-ASCII characters (each still required)."""
+    pieces: list[str] = []
+    current: list[str] = []
+    for char in run:
+        if char in _LITERAL_CHARS:
+            current.append(char)
+        elif current:
+            pieces.append("".join(current))
+            current = []
+    if current:
+        pieces.append("".join(current))
+    return pieces
 
 
 def required_literal(compiled: regex.Pattern[str]) -> str | None:
-    """The longest run of literal characters every match of ``compiled`` contains, if any.
+    """The longest run of ASCII literal characters every match of ``compiled`` contains.
 
-    Matched case-insensitively; ``None`` when the pattern is outside what is read here or has
-    an alternation at its top level.
+    Matched case-insensitively; ``None`` when the pattern is outside what the shared reader
+    understands, has an alternation at its top level, or has no such run.
     """
     if compiled.flags & ~_ALLOWED_FLAGS:
         return None
-    parsed = _parse_pattern(compiled.pattern, compiled.flags)
-    if parsed is None or len(parsed.branches) != 1:
-        return None
-    collector = _Runs()
-    collector.sequence(parsed.branches[0])
-    collector.end()
-    return max(collector.runs, key=len) if collector.runs else None
+    # The reader loads on first use (a few milliseconds): most checks never need it.
+    from textcontract.text._regex_literals import required_runs
+
+    runs = required_runs(compiled.pattern, compiled.flags)
+    pieces = [piece for run in runs or () for piece in _ascii_pieces(run)]
+    return max(pieces, key=len) if pieces else None
 
 
 # regex's IGNORECASE also matches "I" with dotless ı and "i" with dotted İ, which RE2 does not
@@ -127,15 +107,15 @@ class LiteralPrefilter:
         if len(self._patterns) < _MIN_PATTERNS:
             self._always = frozenset(range(len(self._patterns)))
             return
+        try:
+            import re2
+        except ImportError:  # without google-re2 every pattern is searched
+            self._always = frozenset(range(len(self._patterns)))
+            return
         literals = [required_literal(pattern) for pattern in patterns]
         self._always = frozenset(i for i, literal in enumerate(literals) if literal is None)
         with_literal = [(i, lit) for i, lit in enumerate(literals) if lit is not None]
         if not with_literal:
-            return
-        try:
-            import re2
-        except ImportError:  # without google-re2 every pattern is searched
-            self._always = frozenset(range(len(patterns)))
             return
         options = re2.Options()
         options.case_sensitive = False

@@ -47,6 +47,7 @@ __all__ = [
     "Repeat",
     "literal_runs",
     "parse_pattern",
+    "required_runs",
 ]
 
 # Flags this reader reproduces, given to ``compile`` or set inline.
@@ -210,6 +211,56 @@ def literal_runs(source: str, flags: int = regex.IGNORECASE) -> tuple[LiteralRun
     if parsed is None:
         return None
     return tuple(_branch_runs(parsed.branches))
+
+
+def required_runs(source: str, flags: int = regex.IGNORECASE) -> tuple[str, ...] | None:
+    """Runs of literal characters that every match of ``source`` contains, each contiguous.
+
+    Read from the pattern's only branch (none when it has several), through groups matched
+    in place and the first repetition of a repeat; optional parts, alternatives, look-arounds,
+    classes and anchors end a run. ``None`` when the pattern is not understood. A literal
+    under case-insensitive matching may match in another case.
+    """
+    parsed = parse_pattern(source, flags)
+    if parsed is None:
+        return None
+    if len(parsed.branches) != 1:
+        return ()
+    collector = _RequiredRuns()
+    collector.sequence(parsed.branches[0])
+    collector.end()
+    return tuple(collector.runs)
+
+
+# Groups whose single branch is matched in place, so its literals join their neighbours'.
+_IN_PLACE = frozenset(
+    {GroupKind.CAPTURE, GroupKind.PLAIN, GroupKind.ATOMIC, GroupKind.BRANCH_RESET}
+)
+
+
+class _RequiredRuns:
+    def __init__(self) -> None:
+        self.runs: list[str] = []
+        self._current: list[str] = []
+
+    def end(self) -> None:
+        if self._current:
+            self.runs.append("".join(self._current))
+            self._current = []
+
+    def sequence(self, items: tuple[PatternNode, ...]) -> None:
+        for item in items:
+            if isinstance(item, LiteralChar):
+                self._current.append(item.char)
+            elif isinstance(item, Group) and item.kind in _IN_PLACE and len(item.branches) == 1:
+                self.sequence(item.branches[0])
+            elif isinstance(item, Repeat) and item.minimum >= 1:
+                # The first repetition is required and follows what precedes it; what
+                # follows the repeat is not next to it.
+                self.sequence((item.item,))
+                self.end()
+            else:
+                self.end()  # optional, alternative, look-around, class, anchor
 
 
 def _branch_runs(branches: tuple[tuple[PatternNode, ...], ...]) -> Iterator[LiteralRun]:
