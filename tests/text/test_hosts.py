@@ -63,6 +63,13 @@ def _plain_host_key(host: str) -> str | None:
         pytest.param("\u0301a.example", None, id="leading-combining-mark"),
         pytest.param("a..example", None, id="empty-label"),
         pytest.param("a" * 64 + ".example", None, id="label-too-long"),
+        pytest.param("ü" * 60 + ".example", None, id="unicode-label-too-long"),
+        pytest.param("ü" * 59 + ".example", None, id="unicode-label-whose-a-label-is-too-long"),
+        pytest.param(
+            "ü" * 40 + ".example",
+            "xn--tda" + "a" * 39 + ".example",
+            id="unicode-label-fits",
+        ),
         pytest.param("", None, id="empty"),
         pytest.param("exa\u0000mple.com", "exa\u0000mple.com", id="control-kept-like-any-ascii"),
     ],
@@ -70,6 +77,10 @@ def _plain_host_key(host: str) -> str | None:
 def test_host_key(host: str, key: str | None) -> None:
     assert host_key(host) == key
     assert _plain_host_key(host.replace("%2E", ".")) == key
+
+
+def test_huge_unicode_label_is_refused_before_encoding() -> None:
+    assert host_key("ü漢" * 50_000 + ".example") is None
 
 
 def test_uts46_mapping_of_ascii_is_lowercasing() -> None:

@@ -16,6 +16,10 @@ from urllib.parse import unquote
 __all__ = ["host_key"]
 
 
+# An A-label is "xn--" and at least one character per code point of the label, at most 63.
+_MAX_UNICODE_LABEL = 63 - len("xn--")
+
+
 def _idna() -> ModuleType:
     # Imported on first use (about 10 ms with its tables): an ASCII host needs it only for an
     # "xn--" label, so most checks and cold starts never load it.
@@ -61,6 +65,8 @@ def _uts46(host: str) -> str | None:
 def _a_label(label: str) -> str | None:
     if label.isascii() and not label.startswith("xn--"):
         return label if 0 < len(label) <= 63 else None
+    if not label.isascii() and len(label) > _MAX_UNICODE_LABEL:
+        return None  # its A-label would be too long; Punycode is slow on long labels
     idna = _idna()
     try:
         if not label.isascii():

@@ -104,7 +104,8 @@ def find_matches(
     state the interrupted iteration was in, except after an empty match, which it may not
     repeat: the fresh iteration finds that empty match again first, and it is dropped.
     Reverse patterns (``(?r)``) are not resumed, and neither is a search that timed out twice
-    in a row without a match, which only this thread's own work can cause.
+    in a row without a match: with the GIL held, only this thread's own work (or native code
+    running without the GIL elsewhere) can cause that.
     """
     position = 0
     after_empty = False  # the last match was empty, at ``position``
