@@ -26,7 +26,6 @@ from textcontract.text import (
 )
 from textcontract.text import _scripts as scripts
 
-_MARKS = regex.compile(r"\p{Mn}+")
 _WORD = regex.compile(r"\w+(?:['’]\w+)*")
 _LETTER = regex.compile(r"\p{L}")
 _UNSPACED = regex.compile(
@@ -35,11 +34,29 @@ _UNSPACED = regex.compile(
 )
 
 
+_MARK = regex.compile(r"\p{M}")
+_MN = regex.compile(r"\p{Mn}")
+_ACCENTED_BASE = regex.compile(r"[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]")
+
+
+def _drop_accents(decomposed: str) -> str:
+    """SPEC §4, one character at a time: drop each Mn whose base is Latin, Greek or Cyrillic."""
+    kept: list[str] = []
+    base = ""
+    for char in decomposed:
+        if not _MARK.match(char):
+            base = char
+        elif _MN.match(char) and base and _ACCENTED_BASE.match(base):
+            continue
+        kept.append(char)
+    return "".join(kept)
+
+
 def slow_normalize(text: str, profile: Profile) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold()
     if profile is Profile.TEXT:
         return unicodedata.normalize("NFC", folded)
-    stripped = _MARKS.sub("", unicodedata.normalize("NFD", folded))
+    stripped = _drop_accents(unicodedata.normalize("NFD", folded))
     return unicodedata.normalize("NFC", stripped)
 
 
@@ -53,7 +70,8 @@ _ascii_text = st.text(alphabet=st.sampled_from(_ALL_ASCII), max_size=60)
 _token_soup = st.text(alphabet=st.sampled_from("aZ09_'' .-x1\n"), max_size=40)
 _tricky = st.sampled_from(
     list(
-        "\u0301\u0308\u0323\u0345\u3099ßẞİıΣςſﬁ①²ＡｶﾞÅΩ\u1100\u1161가"
+        "\u0301\u0308\u0323\u0345\u3099\u309aßẞİıΣςſﬁ①²ＡｶﾞÅΩ\u1100\u1161가"
+        "\u0903\u093f\u0941\u20dd\u0488\u05bc\u064e\u0e31\u0363トカकשب"
         "漢字カナひら\u0e01\u0e32ລ\u1780\u1000〇aA1_'’ -"
     )
 )
@@ -88,6 +106,19 @@ def test_normalize_equals_definition(profile: Profile, text: str) -> None:
 @given(_any_text)
 def test_folded_profile_derives_from_text_profile(text: str) -> None:
     assert fold_text(normalize(text, Profile.TEXT)) == slow_normalize(text, Profile.FOLDED)
+
+
+_MARKS_TO_TRY = [chr(code) for code in range(sys.maxunicode + 1) if _MARK.match(chr(code))]
+_BASES_TO_TRY = ["a", "α", "ж", "ト", "क", "ก", "ש", "ب", "1", " ", "가", "ª"]
+
+
+@pytest.mark.parametrize("base", _BASES_TO_TRY)
+def test_folding_of_every_mark_after_bases_of_each_script(base: str) -> None:
+    for mark in _MARKS_TO_TRY:
+        for text in (base + mark, base + mark + mark, base + "\u0903" + mark, mark + base):
+            expected = slow_normalize(text, Profile.FOLDED)
+            assert fold_text(normalize(text, Profile.TEXT)) == expected, (base, mark)
+            assert normalize(text, Profile.FOLDED) == expected, (base, mark)
 
 
 # --- tokens ----------------------------------------------------------------------------------
@@ -130,7 +161,7 @@ def test_unspaced_block_prefilter_covers_every_unspaced_letter() -> None:
     everything = _every_code_point()
     letters = _UNSPACED.findall(everything)
     assert len(letters) > 90_000  # Han alone has more; guards against an empty class
-    outside = [c for c in letters if scripts._MAYBE_UNSPACED.fullmatch(c) is None]
+    outside = [c for c in letters if not scripts._maybe_unspaced(c)]
     assert outside == []
 
 

@@ -1,4 +1,5 @@
-"""Normalization profiles (SPEC §4): ``text`` = NFKC, casefold, NFC; ``folded`` drops Mn too."""
+"""Normalization profiles (SPEC §4): ``text`` = NFKC, casefold, NFC; ``folded`` also drops
+accents (Mn on a Latin, Greek or Cyrillic base)."""
 
 from __future__ import annotations
 
@@ -31,13 +32,41 @@ from textcontract.text import Profile, normalize, word_tokens
         pytest.param("ñ ü ç ø", "ñ ü ç ø", "n u c ø", id="latin-marks-not-stroke"),
         pytest.param("한국어", "한국어", "한국어", id="hangul-recomposed"),
         pytest.param("ｶﾀｶﾅ", "カタカナ", "カタカナ", id="halfwidth-katakana"),
-        pytest.param("ガ", "ガ", "カ", id="katakana-voicing-mark-is-mn"),
         pytest.param("Ａ\u3000Ｂ", "a b", "a b", id="ideographic-space"),
     ],
 )
 def test_profiles(raw: str, text: str, folded: str) -> None:
     assert normalize(raw, Profile.TEXT) == text
     assert normalize(raw, Profile.FOLDED) == folded
+
+
+# SPEC §4: marks are dropped only where their base is Latin, Greek or Cyrillic.
+@pytest.mark.parametrize(
+    ("raw", "folded"),
+    [
+        pytest.param("Ünïcödé", "unicode", id="latin"),
+        pytest.param("Tiếng Việt", "tieng viet", id="vietnamese-stacked"),
+        pytest.param("Ἀθῆναι", "αθηναι", id="greek"),
+        pytest.param("Ёлка й", "елка и", id="cyrillic-breve-and-diaeresis"),
+        pytest.param("リファンド", "リファンド", id="katakana-voicing-kept"),
+        pytest.param("ガ ぱ", "ガ ぱ", id="kana-voiced-and-semi-voiced-kept"),
+        pytest.param("ｶﾞ", "ガ", id="halfwidth-voicing-composes"),
+        pytest.param("ที่นี่", "ที่นี่", id="thai-vowels-and-tones-kept"),
+        pytest.param("हिन्दी", "हिन्दी", id="devanagari-signs-and-virama-kept"),
+        pytest.param("שָׁלוֹם", "שָׁלוֹם", id="hebrew-points-kept"),
+        pytest.param("مَرْحَبًا", "مَرْحَبًا", id="arabic-harakat-kept"),
+        pytest.param("한국어", "한국어", id="hangul"),
+        pytest.param("1́ ́x", "1́ ́x", id="mark-on-digit-space-or-nothing-kept"),
+        pytest.param("e⃝́", "e⃝", id="mn-after-enclosing-mark-on-latin"),
+        pytest.param("aः́", "aः", id="mn-after-spacing-mark-on-latin"),
+        pytest.param("क́", "क́", id="acute-on-devanagari-kept"),
+        pytest.param("ド́", "ド́", id="acute-on-katakana-kept"),
+        pytest.param("é ド", "e ド", id="mixed"),
+    ],
+)
+def test_folding_by_script(raw: str, folded: str) -> None:
+    assert normalize(raw, Profile.FOLDED) == folded
+    assert normalize(folded, Profile.FOLDED) == folded
 
 
 @pytest.mark.parametrize("profile", list(Profile), ids=str)
@@ -72,7 +101,8 @@ _tricky = st.sampled_from(
         "\u0301\u0302\u0308\u0323\u0327\u0345\u0313\u0307\u0338\u20d2\u3099\u309a"
         "ßẞİıΣσςſﬁﬀﬅǅǰΐΰᾼᾳῼ①²ＡｶﾞÅΩ"
         "\u1100\u1161\u11a8ᄀ가ㄱㅏ"
-        "\u093f\u0940\u094d\u0915\u0dcf\u0d4d"
+        "\u093f\u0940\u094d\u0915\u0dcf\u0d4d\u0903\u20dd\u0e01\u0e31\u05e9\u05bc\u0628\u064e"
+        "トドカ\u0363"
         "aeiAEIoOΑΙΟαιο iI'’_1"
     )
 )

@@ -8,15 +8,24 @@ import sys
 import pytest
 import re2
 import regex
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from tests.text._pattern_strategies import LITERAL_PATTERNS, PATTERNS, matching_text
 from textcontract.text import Budget, LiteralPrefilter, find_matches, required_literal
 from textcontract.text import _prefilter as prefilter
 
 
 def _compile(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern, regex.IGNORECASE)
+
+
+@pytest.fixture(params=["re2", "no-re2"])
+def re2_state(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs a test with google-re2 importable, and again with the module hidden."""
+    if request.param == "no-re2":
+        monkeypatch.setitem(sys.modules, "re2", None)  # `import re2` raises ImportError
+    return str(request.param)
 
 
 @pytest.mark.parametrize(
@@ -26,26 +35,33 @@ def _compile(pattern: str) -> regex.Pattern[str]:
         pytest.param(r"\bguarantee[ds]?\b", "guarantee", id="class-then-optional"),
         pytest.param(r"colou?r", "colo", id="optional-letter-dropped"),
         pytest.param(r"ab+c", "ab", id="one-or-more-ends-run"),
-        pytest.param(r"x{2}yz", "yz", id="counted-repeat-dropped"),
+        pytest.param(r"x{2}yz", "yz", id="counted-repeat-ends-run"),
         pytest.param(r"(?:re)?fund", "fund", id="optional-group"),
+        pytest.param(r"(?:full) (refund)", "full refund", id="groups-matched-in-place"),
+        pytest.param(r"(?:ab|cd)refund", "refund", id="alternation-inside-group"),
         pytest.param(r"\.com\b", ".com", id="escaped-punctuation"),
         pytest.param(r"full refund", "full refund", id="space"),
         pytest.param(r"(?<!no )refund", "refund", id="lookbehind-group"),
         pytest.param(r"[(|]refund", "refund", id="class-with-specials"),
         pytest.param(r"a.b", "a", id="dot-splits"),
+        pytest.param(r"\x41bc", "Abc", id="hex-escape"),
+        pytest.param(r"\p{L}+ing", "ing", id="property-escape"),
+        pytest.param(r"(?#note)abc", "abc", id="comment"),
+        pytest.param(r"(?i)abc", "abc", id="inline-ignorecase"),
+        pytest.param(r"(?x:a b)c", "abc", id="scoped-verbose"),
+        pytest.param(r"dear {a", "dear {a", id="literal-brace"),
+        pytest.param(r"a{,}bc", "bc", id="empty-bounds-quantifier"),
+        pytest.param("caf\u00e9", "caf", id="non-ascii-ends-run"),
         pytest.param(r"foo|bar", None, id="top-level-alternation"),
+        pytest.param(r"dear {a|b} customer", None, id="brace-then-top-level-alternation"),
         pytest.param(r"(a|aa)+$", None, id="no-literal"),
-        pytest.param(r"(?i)abc", None, id="inline-flags"),
         pytest.param(r"(?x) a b c", None, id="verbose"),
+        pytest.param(r"a b(?x)", None, id="positional-verbose-reported-as-flag"),
         pytest.param(r"(?f)strasse", None, id="full-case-folding"),
         pytest.param(r"(?V1)abc", None, id="version-1"),
         pytest.param(r"[[:alpha:]]abc", None, id="posix-class"),
-        pytest.param(r"\x41bc", None, id="hex-escape"),
-        pytest.param(r"\p{L}+ing", None, id="property-escape"),
-        pytest.param(r"(?#note)abc", None, id="comment"),
-        pytest.param("caf\u00e9", "caf", id="non-ascii-ends-run"),
         pytest.param(r"(abc){e<=1}", None, id="fuzzy-group"),
-        pytest.param(r"abc{e<=1}", "ab", id="fuzzy-letter"),
+        pytest.param(r"abc{e<=1}", None, id="fuzzy-letter"),
     ],
 )
 def test_required_literal(pattern: str, literal: str | None) -> None:
@@ -59,7 +75,7 @@ def test_every_character_regex_folds_onto_a_literal_matches_in_re2() -> None:
     )
     options = re2.Options()
     options.case_sensitive = False
-    for char in sorted(prefilter._LITERAL_CHARS | prefilter._ESCAPED_LITERALS):
+    for char in sorted(prefilter._LITERAL_CHARS):
         accepted = regex.findall(regex.escape(char), everything, regex.IGNORECASE)
         assert accepted, char
         literal = re2.compile(prefilter._re2_literal(char), options)
@@ -67,77 +83,86 @@ def test_every_character_regex_folds_onto_a_literal_matches_in_re2() -> None:
             assert literal.fullmatch(candidate) is not None, (char, candidate)
 
 
-# Pattern pieces: literals (with case variants), classes, groups, quantifiers, escapes.
-_piece = st.sampled_from(
-    [
-        "ab",
-        "b",
-        "k",
-        "s",
-        "ss",
-        "K",
-        "i",
-        "I",
-        r"\(",
-        " ",
-        "'",
-        "-",
-        r"\b",
-        r"\B",
-        r"\d",
-        r"\w",
-        r"\.",
-        ".",
-        "^",
-        "$",
-        "[ab]",
-        "[^a]",
-        "(ab)",
-        "(?:a|b)",
-        "(?=a)",
-        "(?!b)",
-        "(?<=a)",
-        "?",
-        "*",
-        "+",
-        "{2}",
-        "{1,2}",
-        "??",
-        "|",
-    ]
-)
-_patterns = st.lists(_piece, min_size=1, max_size=7).map("".join)
-_texts = st.text(
-    alphabet=st.sampled_from(list("abkKsSiI \u212a\u017f\u00df\u0130\u0131'-.(1\nAB\u00e4")),
-    max_size=24,
-)
+# Texts built from pieces of the patterns themselves and from characters the two engines fold
+# differently, so that literals occur, nearly occur, and occur in another case.
+_TEXT_BITS = [
+    *"abkKsSiIe1 -'{}:#\n",
+    "\u212a",  # Kelvin sign
+    "\u017f",  # long s
+    "\u0130",  # İ
+    "\u0131",  # ı
+    "\u00df",
+    "\u00e9",
+    "dear {a",
+    "b} customer",
+]
+
+
+def _texts(sources: list[str]) -> st.SearchStrategy[str]:
+    """Texts holding what the patterns match, near misses, and characters that fold."""
+    pieces = st.one_of(st.sampled_from(_TEXT_BITS), *map(matching_text, sources))
+    return st.lists(pieces, max_size=5).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(LITERAL_PATTERNS | PATTERNS, st.data())
+def test_every_match_contains_the_required_literal(source: str, data: st.DataObject) -> None:
+    try:
+        compiled = _compile(source)
+    except (regex.error, ValueError):
+        event("does not compile")
+        return
+    literal = required_literal(compiled)
+    event("no literal" if literal is None else "literal")
+    if literal is None:
+        return
+    text = data.draw(matching_text(source) | _texts([source]))
+    matcher = regex.compile(regex.escape(literal), regex.IGNORECASE)
+    for match in compiled.finditer(text):
+        assert matcher.search(text, match.start(), match.end()) is not None, (literal, match)
 
 
 def _all_matches(
     patterns: list[regex.Pattern[str]], text: str
-) -> list[tuple[int, tuple[int, int]]]:
-    found: list[tuple[int, tuple[int, int]]] = []
+) -> list[tuple[regex.Pattern[str], tuple[int, int]]]:
+    found: list[tuple[regex.Pattern[str], tuple[int, int]]] = []
     budget = Budget(10_000)
-    for index, pattern in enumerate(patterns):
-        found.extend((index, match.span()) for match in find_matches(pattern, text, budget))
+    for pattern in patterns:
+        found.extend((pattern, match.span()) for match in find_matches(pattern, text, budget))
     return found
 
 
-@settings(max_examples=1500, deadline=None)
-@given(st.lists(_patterns, min_size=4, max_size=8), _texts)
-def test_prefiltered_search_equals_full_search(sources: list[str], text: str) -> None:
+@pytest.mark.usefixtures("re2_state")
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(LITERAL_PATTERNS | PATTERNS, min_size=4, max_size=7), st.data())
+def test_prefiltered_search_equals_full_search(sources: list[str], data: st.DataObject) -> None:
     compiled: list[regex.Pattern[str]] = []
     for source in sources:
         try:
             compiled.append(_compile(source))
-        except regex.error:
-            assume(False)
-    selected = LiteralPrefilter(compiled).select(compiled, text)
-    assert _all_matches(list(selected), text) == _all_matches(
-        [p for p in compiled if p in selected], text
-    )
-    skipped = [p for p in compiled if p not in selected]
-    assert all(p.search(text) is None for p in skipped)
+        except (regex.error, ValueError):
+            compiled.append(_compile(regex.escape(source)))  # still a pattern with literals
+    text = data.draw(_texts(sources))
+    selected = list(LiteralPrefilter(compiled).select(compiled, text))
+    assert selected == [pattern for pattern in compiled if pattern in selected]  # in order
+    assert _all_matches(selected, text) == _all_matches(compiled, text)
+    event(f"{len(compiled) - len(selected)} skipped")
+
+
+def test_repro_brace_before_alternation_is_selected(re2_state: str) -> None:
+    compiled = [
+        _compile(p) for p in (r"dear {a|b} customer", r"\bzzz1\b", r"\bzzz2\b", r"\bzzz3\b")
+    ]
+    prefiltered = LiteralPrefilter(compiled)
+    selected = list(prefiltered.select(compiled, "dear {a friend"))
+    if re2_state == "re2":
+        assert prefiltered.active
+        assert selected == [compiled[0]]
+    else:
+        assert not prefiltered.active
+        assert selected == compiled
 
 
 def test_selects_in_order_and_only_candidates() -> None:
@@ -148,6 +173,14 @@ def test_selects_in_order_and_only_candidates() -> None:
     assert list(selector.select(words, "It is QUITE really fine.")) == ["really", "quite"]
     assert list(selector.select(words, "nothing here")) == []
     assert list(selector.select(words, "\u212aelvin")) == []
+
+
+def test_without_re2_every_pattern_is_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "re2", None)
+    words = ["very", "really", "simply", "quite"]
+    selector = LiteralPrefilter([_compile(rf"\b{word}\b") for word in words])
+    assert not selector.active
+    assert list(selector.select(words, "nothing here")) == words
 
 
 def test_patterns_without_literal_are_always_selected() -> None:

@@ -27,7 +27,6 @@ from textcontract.authoring._lint import (
     lint_entry,
     lint_json,
 )
-from textcontract.authoring._literals import Literal, literal_runs
 from textcontract.authoring._surfaces import declared_surfaces, surfaces_read
 
 __all__ = [
@@ -39,7 +38,6 @@ __all__ = [
     "DeadLiteral",
     "ExampleResult",
     "LintWarning",
-    "Literal",
     "catalog_json",
     "dead_literals",
     "declared_surfaces",
@@ -52,7 +50,6 @@ __all__ = [
     "lint_contracts",
     "lint_entry",
     "lint_json",
-    "literal_runs",
     "observed_status",
     "run_examples",
     "run_examples_of",

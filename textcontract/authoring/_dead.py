@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import regex
 
-from textcontract.authoring._literals import Literal, literal_runs
-from textcontract.text import Profile, normalize
+from textcontract.text import LiteralRun, Profile, literal_runs, normalize
 
 __all__ = ["DeadLiteral", "dead_literals"]
 
@@ -40,28 +39,35 @@ class DeadLiteral:
         return f"{shown} becomes {self.becomes!r}"
 
 
-def _survives(text: str, profile: Profile) -> tuple[bool, str]:
+def _survives(text: str, flags: int, profile: Profile) -> tuple[bool, str]:
     normalized = normalize(text, profile)
-    matcher = regex.compile(regex.escape(text), regex.IGNORECASE)
+    matcher = regex.compile(regex.escape(text), flags)
     return matcher.fullmatch(normalized) is not None, normalized
 
 
-def _dead_run(run: tuple[Literal, ...], profile: Profile) -> list[DeadLiteral]:
+def _dead_run(run: LiteralRun, profile: Profile) -> list[DeadLiteral]:
+    flags = run.chars[0].flags  # the characters of a run share their case flags
     found = []
-    for literal in run:
-        alive, becomes = _survives(literal.char, profile)
+    for literal in run.chars:
+        alive, becomes = _survives(literal.char, flags, profile)
         if not alive:
-            found.append(DeadLiteral(literal.char, becomes, literal.in_class, literal.offset))
-    if found or len(run) < 2:
+            found.append(DeadLiteral(literal.char, becomes, run.in_class, literal.offset))
+    if found or len(run.chars) < 2:
         return found
-    text = "".join(literal.char for literal in run)
-    alive, becomes = _survives(text, profile)
+    alive, becomes = _survives(run.text, flags, profile)
     if alive:
         return []
-    return [DeadLiteral(text, becomes, False, run[0].offset)]
+    return [DeadLiteral(run.text, becomes, False, run.chars[0].offset)]
 
 
-def dead_literals(source: str, profile: Profile) -> list[DeadLiteral]:
-    """Every dead literal of pattern ``source`` under ``profile``, in source order."""
-    found = [dead for run in literal_runs(source) for dead in _dead_run(run, profile)]
+def dead_literals(
+    source: str, profile: Profile, flags: int = regex.IGNORECASE
+) -> list[DeadLiteral]:
+    """Every dead literal of pattern ``source`` (compiled with ``flags``) under ``profile``.
+
+    In source order; none for a pattern the shared reader does not understand
+    (:func:`textcontract.text.literal_runs`).
+    """
+    runs = literal_runs(source, flags) or ()
+    found = [dead for run in runs for dead in _dead_run(run, profile)]
     return sorted(found, key=lambda dead: dead.offset)

@@ -70,7 +70,10 @@ _MAX_HOSTS_IN_MESSAGE = 3
 def _ends_link(text: str, position: int, budget: Budget) -> bool:
     """Whether only trailing punctuation lies between ``position`` and the link's end."""
     try:
-        return _LINK_END.match(text, position, timeout=budget.remaining()) is not None
+        # concurrent=False: regex's timeout counts process CPU time, so the matcher keeps
+        # the GIL to count this thread's alone (text/_search.py).
+        found = _LINK_END.match(text, position, timeout=budget.remaining(), concurrent=False)
+        return found is not None
     except TimeoutError:
         raise PatternTimeout from None
 

@@ -1,4 +1,11 @@
-"""The two normalization profiles of SPEC §4."""
+"""The two normalization profiles of SPEC §4.
+
+``folded`` drops a combining mark (general category Mn) only when its base — the nearest
+preceding character that is not a mark (M*) — is of script Latin, Greek or Cyrillic, where
+marks are accents. On other scripts marks carry meaning and stay: Japanese voicing marks
+(``ド``), Thai and Indic vowel signs, Hebrew and Arabic points. General categories and scripts
+are those of the ``regex`` package's Unicode database; decompositions are ``unicodedata``'s.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +16,23 @@ import regex
 
 __all__ = ["Profile", "fold_text", "normalize"]
 
-_COMBINING_MARKS = regex.compile(r"\p{Mn}+")
+# A base whose marks are accents: a Latin, Greek or Cyrillic character that is not itself a
+# mark (some marks, such as U+0487, are of script Cyrillic). Version 1 syntax for "--".
+_ACCENTED_BASE = r"[[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]--\p{M}]"
+# Runs of Mn right after such a base: in NFD text, nearly every accent. Each pattern starts
+# with the mark, so the search skips text without one, and looks back two characters at most,
+# so it stays linear.
+_ACCENTS = regex.compile(rf"\p{{Mn}}(?<={_ACCENTED_BASE}.)\p{{Mn}}*", regex.V1)
+# Once those are gone, a mark right after such a base is of another kind (Mc, Me), and an Mn
+# after it still has that base, which the pass above does not see. (One property as the
+# first item scans several times faster than a class of two.)
+_MARK_AFTER_BASE = regex.compile(rf"\p{{M}}(?<={_ACCENTED_BASE}.)", regex.V1)
+_BASE_AND_MARKS = regex.compile(rf"{_ACCENTED_BASE}\p{{M}}+", regex.V1)
+_MN = regex.compile(r"\p{Mn}+")
 
 
 class Profile(StrEnum):
-    """``text``: NFKC, casefold, NFC. ``folded``: also drops combining marks (accents)."""
+    """``text``: NFKC, casefold, NFC. ``folded``: also drops accents on Latin, Greek, Cyrillic."""
 
     TEXT = "text"
     FOLDED = "folded"
@@ -40,5 +59,13 @@ def fold_text(text: str) -> str:
     """
     if text.isascii():
         return text
-    stripped = _COMBINING_MARKS.sub("", unicodedata.normalize("NFD", text))
+    stripped = _ACCENTS.sub("", unicodedata.normalize("NFD", text))
+    if _MARK_AFTER_BASE.search(stripped) is not None:
+        stripped = _BASE_AND_MARKS.sub(_drop_mn, stripped)
     return unicodedata.normalize("NFC", stripped)
+
+
+def _drop_mn(match: regex.Match[str]) -> str:
+    """A base character and its marks, without the marks of category Mn."""
+    cluster = match.group()
+    return cluster[0] + _MN.sub("", cluster[1:])

@@ -2,26 +2,27 @@
 
 Most patterns written for text rules contain a run of plain characters that every match must
 include (``\\bguarantee[ds]?\\b`` cannot match without ``guarantee``). :func:`required_literal`
-finds such a run by a deliberately small, conservative reading of the pattern; any construct it
-does not fully understand makes it give up, and a pattern without a literal is always searched.
-:class:`LiteralPrefilter` looks for every pattern's literal in one pass of an RE2 set
-(``google-re2``: automaton-based, linear in the text, no backtracking) and returns the patterns
-that can match; the ``regex`` search that follows is unchanged, so matches, counts, spans and
-excerpts are exactly those of searching every pattern. Skipped patterns are those that cannot
-match; only they are spared their search (and so can no longer run out of time on a text where
-they could not have matched anyway).
+finds such a run in the pattern as read by :mod:`textcontract.text._regex_literals`, the one
+reader of pattern syntax (shared with ``lint``), which gives up on anything it does not
+reproduce exactly; a pattern without a literal is always searched. :class:`LiteralPrefilter`
+looks for every pattern's literal in one pass of an RE2 set (``google-re2``: automaton-based,
+linear in the text, no backtracking) and returns the patterns that can match; the ``regex``
+search that follows is unchanged, so matches, counts, spans and excerpts are exactly those of
+searching every pattern. Skipped patterns are those that cannot match; only they are spared
+their search (and so can no longer run out of time on a text where they could not have matched
+anyway). Without google-re2 every pattern is searched.
 
-Soundness rests on three facts: the literal characters are ASCII letters, digits and
-punctuation; for each of them, RE2's case-insensitive literal accepts every character that
-``regex``'s ``IGNORECASE`` accepts (tests/text/test_prefilter.py checks this against every
-code point); and patterns with flags that change what a literal matches (full case folding,
-verbose mode, version 1 syntax, ...) get no literal. A property test compares prefiltered
-and full searches on generated patterns and texts.
+Soundness rests on three facts: a required run is read from the pattern's only branch, through
+groups matched in place, never from an optional or alternative part; its characters are ASCII,
+and for each of them RE2's case-insensitive literal accepts every character that ``regex``'s
+``IGNORECASE`` accepts (tests/text/test_prefilter.py checks this against every code point);
+and patterns with flags that change what a literal matches (full case folding, version 1,
+fuzzy matching, ...) or how the pattern is read (verbose mode set outside the pattern) get no
+literal. Property tests compare prefiltered and full searches on generated patterns and texts.
 """
 
 from __future__ import annotations
 
-import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,15 +30,12 @@ import regex
 
 __all__ = ["LiteralPrefilter", "required_literal"]
 
-# Characters taken as literals: unambiguous in both engines, and with case pairs only among
-# ASCII letters, the Kelvin sign, the long s and the Turkish i's (see _RE2_EXTRA).
-_LITERAL_CHARS = frozenset(string.ascii_letters + string.digits + " !\"%&',-/:;<=>@_`~")
-# Escapes standing for themselves: a backslash before ASCII punctuation.
-_ESCAPED_LITERALS = frozenset(string.punctuation)
-# Escapes that match no character or one character from a class, and take no argument.
-_SIMPLE_ESCAPES = frozenset("bBdDwWsSAZGmMX")
-# Flags under which a literal still matches exactly what RE2's case-insensitive literal does
-# (or less); anything else (VERBOSE, FULLCASE, V1, fuzzy matching, LOCALE, ...) gives up.
+# Characters a literal run may hold: ASCII, whose case pairs are ASCII letters, the Kelvin sign,
+# the long s and the Turkish i's (see _RE2_EXTRA).
+_LITERAL_CHARS = frozenset(chr(code) for code in range(128))
+# Flags under which a literal matches no more than RE2's case-insensitive literal does. Verbose
+# mode is refused because a compiled pattern's flags do not tell whether it was given to
+# ``compile`` or set inline from some point on (``a b(?x)`` is not ``(?x)a b``).
 _ALLOWED_FLAGS = (
     regex.IGNORECASE
     | regex.V0
@@ -47,9 +45,6 @@ _ALLOWED_FLAGS = (
     | regex.MULTILINE
     | regex.DOTALL
 )
-# Group openers after "(?" that start an ordinary or look-around group; inline flags and
-# comments ("(?i)", "(?x:", "(?#") give up.
-_GROUP_OPENERS = frozenset(":=!<>P|(")
 # Bounds that keep an RE2 set's automaton small (its memory is capped; a set that ran out
 # would report no match). Longer lists are split over several sets.
 _MAX_SET_CHARS = 2000
@@ -58,130 +53,35 @@ _MAX_SET_CHARS = 2000
 _MIN_PATTERNS = 4
 
 
-class _GiveUp(Exception):
-    pass
-
-
-def _skip_class(pattern: str, index: int) -> int:
-    """Index after the character class opening at ``index``; gives up on nested sets."""
-    index += 1
-    if index < len(pattern) and pattern[index] == "^":
-        index += 1
-    if index < len(pattern) and pattern[index] == "]":
-        index += 1
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            index += 2
-        elif char == "[":
-            raise _GiveUp  # POSIX classes and nested sets: not worth reading
-        elif char == "]":
-            return index + 1
-        else:
-            index += 1
-    raise _GiveUp
-
-
-def _skip_group(pattern: str, index: int) -> int:
-    """Index after the group opening at ``index``."""
-    depth = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "[":
-            index = _skip_class(pattern, index)
-            continue
-        if char == "(":
-            if pattern.startswith("(?", index) and (
-                index + 2 >= len(pattern) or pattern[index + 2] not in _GROUP_OPENERS
-            ):
-                raise _GiveUp
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        index += 1
-    raise _GiveUp
-
-
-def _runs(pattern: str) -> list[str]:
-    """Runs of literal characters that every match contains, each contiguous."""
-    runs: list[str] = []
+def _ascii_pieces(run: str) -> list[str]:
+    """The parts of a required run between its non-ASCII characters (each still required)."""
+    pieces: list[str] = []
     current: list[str] = []
-
-    def end_run() -> None:
-        if current:
-            runs.append("".join(current))
-            current.clear()
-
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if char in "?*{":
-            # The previous item is optional or repeated: drop it if it was a literal.
-            if current:
-                current.pop()
-            end_run()
-            if char == "{":
-                close = pattern.find("}", index)
-                if close < 0:
-                    raise _GiveUp
-                index = close + 1
-            else:
-                index += 1
-            continue
-        if char == "+":
-            end_run()  # one or more: the item stays required, the next is not adjacent
-            index += 1
-            continue
-        if char == "|":
-            raise _GiveUp  # top-level alternation: no literal is required by every branch
-        if char == "\\":
-            if index + 1 >= len(pattern):
-                raise _GiveUp
-            follower = pattern[index + 1]
-            if follower in _ESCAPED_LITERALS:
-                current.append(follower)
-            elif follower in _SIMPLE_ESCAPES:
-                end_run()
-            else:
-                raise _GiveUp
-            index += 2
-            continue
-        if char == "(":
-            end_run()
-            index = _skip_group(pattern, index)
-            continue
-        if char == "[":
-            end_run()
-            index = _skip_class(pattern, index)
-            continue
-        if char == ")":
-            raise _GiveUp
+    for char in run:
         if char in _LITERAL_CHARS:
             current.append(char)
-        else:
-            end_run()  # ".", "^", "$", "]", "}", "#", non-ASCII, whitespace other than space
-        index += 1
-    end_run()
-    return runs
+        elif current:
+            pieces.append("".join(current))
+            current = []
+    if current:
+        pieces.append("".join(current))
+    return pieces
 
 
 def required_literal(compiled: regex.Pattern[str]) -> str | None:
-    """The longest run of literal characters every match of ``compiled`` contains, if any.
+    """The longest run of ASCII literal characters every match of ``compiled`` contains.
 
-    Matched case-insensitively; ``None`` when the pattern is outside the subset read here.
+    Matched case-insensitively; ``None`` when the pattern is outside what the shared reader
+    understands, has an alternation at its top level, or has no such run.
     """
     if compiled.flags & ~_ALLOWED_FLAGS:
         return None
-    try:
-        runs = _runs(compiled.pattern)
-    except _GiveUp:
-        return None
-    return max(runs, key=len) if runs else None
+    # The reader loads on first use (a few milliseconds): most checks never need it.
+    from textcontract.text._regex_literals import required_runs
+
+    runs = required_runs(compiled.pattern, compiled.flags)
+    pieces = [piece for run in runs or () for piece in _ascii_pieces(run)]
+    return max(pieces, key=len) if pieces else None
 
 
 # regex's IGNORECASE also matches "I" with dotless ı and "i" with dotted İ, which RE2 does not
@@ -207,15 +107,15 @@ class LiteralPrefilter:
         if len(self._patterns) < _MIN_PATTERNS:
             self._always = frozenset(range(len(self._patterns)))
             return
+        try:
+            import re2
+        except ImportError:  # without google-re2 every pattern is searched
+            self._always = frozenset(range(len(self._patterns)))
+            return
         literals = [required_literal(pattern) for pattern in patterns]
         self._always = frozenset(i for i, literal in enumerate(literals) if literal is None)
         with_literal = [(i, lit) for i, lit in enumerate(literals) if lit is not None]
         if not with_literal:
-            return
-        try:
-            import re2
-        except ImportError:  # without google-re2 every pattern is searched
-            self._always = frozenset(range(len(patterns)))
             return
         options = re2.Options()
         options.case_sensitive = False
