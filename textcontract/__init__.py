@@ -9,28 +9,64 @@ Load a contract once and check each rendered output::
     assert report.accepted and report.complete
 """
 
+import typing as _typing
+
+from textcontract._lazy import lazy_exports as _lazy_exports
 from textcontract._version import __version__
-from textcontract.engine import Contract, load_contract, load_contract_text
-from textcontract.errors import (
-    ContractError,
-    ExitCode,
-    InputError,
-    Problem,
-    RefusedArtifactSet,
-    TextcontractError,
-)
-from textcontract.model import (
-    Check,
-    CheckPolicy,
-    Context,
-    Document,
-    Enforcement,
-    Kind,
-    Report,
-    Severity,
-    Status,
-    Surface,
-)
+
+if _typing.TYPE_CHECKING:
+    from textcontract.engine import Contract, load_contract, load_contract_text
+    from textcontract.errors import (
+        ContractError,
+        ExitCode,
+        InputError,
+        Problem,
+        RefusedArtifactSet,
+        TextcontractError,
+    )
+    from textcontract.model import (
+        Check,
+        CheckPolicy,
+        Context,
+        Document,
+        Enforcement,
+        Kind,
+        Report,
+        Severity,
+        Status,
+        Surface,
+    )
+
+_EXPORTS = {
+    **dict.fromkeys(("Contract", "load_contract", "load_contract_text"), "textcontract.engine"),
+    **dict.fromkeys(
+        (
+            "ContractError",
+            "ExitCode",
+            "InputError",
+            "Problem",
+            "RefusedArtifactSet",
+            "TextcontractError",
+        ),
+        "textcontract.errors",
+    ),
+    **dict.fromkeys(
+        (
+            "Check",
+            "CheckPolicy",
+            "Context",
+            "Document",
+            "Enforcement",
+            "Kind",
+            "Report",
+            "Severity",
+            "Status",
+            "Surface",
+        ),
+        "textcontract.model",
+    ),
+}
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "Check",

@@ -9,14 +9,35 @@ The pytest plugin (``textcontract.testing._pytest_plugin``, registered as the
 :class:`ContractFixture` with ``check`` and ``audit``.
 """
 
-from textcontract.testing._helpers import ContractFixture, describe_offending_checks, require_rate
-from textcontract.testing._rule_cases import (
-    CaseResult,
-    RuleCase,
-    evaluate_case,
-    load_rule_cases,
-    mismatches,
-)
+import typing as _typing
+
+from textcontract._lazy import lazy_exports as _lazy_exports
+
+if _typing.TYPE_CHECKING:
+    from textcontract.testing._helpers import (
+        ContractFixture,
+        describe_offending_checks,
+        require_rate,
+    )
+    from textcontract.testing._rule_cases import (
+        CaseResult,
+        RuleCase,
+        evaluate_case,
+        load_rule_cases,
+        mismatches,
+    )
+
+_EXPORTS = {
+    **dict.fromkeys(
+        ("ContractFixture", "describe_offending_checks", "require_rate"),
+        "textcontract.testing._helpers",
+    ),
+    **dict.fromkeys(
+        ("CaseResult", "RuleCase", "evaluate_case", "load_rule_cases", "mismatches"),
+        "textcontract.testing._rule_cases",
+    ),
+}
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "CaseResult",

@@ -12,9 +12,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
-from textcontract.testing._helpers import ContractFixture
+if TYPE_CHECKING:
+    from textcontract.testing._helpers import ContractFixture
 
 __all__ = ["textcontract"]
 
@@ -22,4 +25,8 @@ __all__ = ["textcontract"]
 @pytest.fixture
 def textcontract() -> ContractFixture:
     """Check outputs against contracts and audit contracts, failing with readable messages."""
+    # Imported here, not at plugin load: every project with textcontract installed loads this
+    # plugin, and only the tests that ask for the fixture should pay for the library.
+    from textcontract.testing._helpers import ContractFixture
+
     return ContractFixture()
