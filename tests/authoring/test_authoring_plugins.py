@@ -116,6 +116,24 @@ def test_raising_or_misattributing_plugin_rules_give_rule_error_and_others_run()
     assert not report.accepted
 
 
+def test_a_plugin_constructor_that_raises_is_a_located_contract_error() -> None:
+    registry = default_registry(
+        plugins=[_entry_point("RaisingConstructor", "textcontract_faulty:RaisingConstructor")]
+    )
+    text = "textcontract: 1\nid: c\nrules:\n  - {id: broken, type: RaisingConstructor}\n"
+    with pytest.raises(ContractError) as caught:
+        textcontract.load_contract_text(text, name="c.yaml", registry=registry)
+    [problem] = caught.value.problems
+    assert (problem.location.file, problem.location.line, problem.location.column) == (
+        "c.yaml",
+        4,
+        5,
+    )
+    assert problem.message == (
+        "rule type RaisingConstructor could not be configured: ValueError: cannot configure"
+    )
+
+
 def test_plugin_examples_run_under_test_and_a_raising_rule_is_observed_as_error() -> None:
     definition = parse_contract_text(
         CONTRACT.replace(

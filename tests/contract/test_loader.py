@@ -293,6 +293,24 @@ def test_missing_include_and_unknown_builtin_pack(tmp_path: Path) -> None:
     )
 
 
+def test_unreadable_includes_are_located_errors(tmp_path: Path) -> None:
+    (tmp_path / "folder.yaml").mkdir()
+    (tmp_path / "latin1.yaml").write_bytes(b"textcontract: 1\nid: caf\xe9\n")
+    top = tmp_path / "c.yaml"
+    top.write_text(
+        "textcontract: 1\nid: x\ninclude: [folder.yaml, latin1.yaml]\n"
+        "rules:\n  - {id: r, type: RequiredFact, key: a}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ContractError) as caught:
+        parse_contract_file(top, "c.yaml")
+    rendered = [problem.render() for problem in caught.value.problems]
+    assert rendered[0] == (
+        "c.yaml:3:11: include[0]: cannot include 'folder.yaml': cannot read file: Is a directory"
+    )
+    assert rendered[1] == "latin1.yaml (byte 23): invalid UTF-8 (invalid continuation byte)"
+
+
 def test_bom_is_dropped_and_invalid_utf8_names_the_offset(tmp_path: Path) -> None:
     good = tmp_path / "good.yaml"
     good.write_bytes(b"\xef\xbb\xbf" + MINIMAL.encode())

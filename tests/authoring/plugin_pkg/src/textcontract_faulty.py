@@ -7,9 +7,9 @@ from dataclasses import replace
 from typing import ClassVar
 
 from textcontract.model import Check, Kind, Status
-from textcontract.rules import Code, RuleType, Subject
+from textcontract.rules import Code, Options, RuleHeader, RuleType, Subject
 
-__all__ = ["Misattributing", "Raising"]
+__all__ = ["Misattributing", "Raising", "RaisingConstructor"]
 
 
 class Raising(RuleType):
@@ -37,3 +37,12 @@ class Misattributing(RuleType):
         del subject
         check = self.check(Status.SATISFIED, "STOLEN", "$", "all good, says someone else")
         yield replace(check, rule_id="someone-else")
+
+
+class RaisingConstructor(Raising):
+    name = "RaisingConstructor"
+    summary = "raises while it is configured"
+
+    def __init__(self, header: RuleHeader, options: Options) -> None:
+        super().__init__(header, options)
+        raise ValueError("cannot configure")
