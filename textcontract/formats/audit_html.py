@@ -189,9 +189,9 @@ def _families(report: Row) -> str:
         for family, counts in report["families"].items()
     )
     return (
-        '<section id="families"><h2>Per family</h2>\n'
-        f"<table><thead><tr><th>family</th>{head}</tr></thead><tbody>\n{rows}</tbody></table>"
-        "</section>\n"
+        '<section id="families"><details><summary>Per family: every variant counted by outcome'
+        f"</summary>\n<table><thead><tr><th>family</th>{head}</tr></thead><tbody>\n{rows}"
+        "</tbody></table></details></section>\n"
     )
 
 
