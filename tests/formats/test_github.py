@@ -255,4 +255,6 @@ def test_a_real_audit_annotates_case_files(tmp_path: Path) -> None:
     assert len(lines) == 6  # five undetected faults and one variation not preserved
     assert {props["file"] for _, props, _ in lines} == {"fixtures/mutations/order-1001.yaml"}
     assert all(int(props["line"]) > 1 for _, props, _ in lines)
+    # the verdict is CONCERNS: no annotation is an error (the critical fault is unexercised)
+    assert {name for name, _, _ in lines} == {"warning"}
     assert summary.read_text(encoding="utf-8").startswith("## textcontract audit")

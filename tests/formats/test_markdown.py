@@ -3,13 +3,15 @@ the text that was written, and an audit review report in the order SPEC §12 giv
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from html.parser import HTMLParser
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from tests.formats.ci_builders import audit_report, small_audit
+from tests.formats.ci_builders import ROOT, audit_report, small_audit
 from textcontract.formats.audit_markdown import ROWS_SHOWN, render_audit_markdown
 from textcontract.formats.markdown_text import cell, table, text
 
@@ -110,3 +112,42 @@ def test_long_lists_are_capped_and_counted() -> None:
     assert "… and 7 more." in markdown
     assert f"/v{ROWS_SHOWN - 1} |" in markdown
     assert f"/v{ROWS_SHOWN} |" not in markdown
+
+
+def test_the_command_prints_the_review_report() -> None:
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "textcontract",
+            "audit",
+            "fixtures/mutations",
+            "--format",
+            "markdown",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[0] == "## textcontract audit: order-confirmation 3 — **CONCERNS**"
+    assert "- detection ≥ 0.750: met (measured 0.783)" in lines
+    assert completed.stdout == render_audit_markdown(
+        audit_report(),
+        [
+            {
+                "figure": "detection",
+                "minimum": 0.75,
+                "value": audit_report()["detection"]["score"],
+                "met": True,
+            },
+            {
+                "figure": "preservation",
+                "minimum": 0.8,
+                "value": audit_report()["preservation"]["rate"],
+                "met": True,
+            },
+        ],
+    )

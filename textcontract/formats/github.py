@@ -110,11 +110,19 @@ def _at_or_above(severity: str, floor: str) -> bool:
     return _SEVERITIES.index(severity) >= _SEVERITIES.index(floor)
 
 
+_FAILING_REASONS = frozenset({"accepted", "unrelated-rejection", "error"})
+"""Reasons of an undetected fault that FAIL the verdict at/above the floor: the fault was
+voted on and missed, or its trial was invalidated. ``undetermined`` and ``not-applicable``
+leave the probe unexercised, which is a CONCERN (SPEC §7)."""
+
+
 def _variant_command(row: Mapping[str, Any], floor: str) -> str:
     if row["outcome"] == "not-preserved":
         return "warning"
-    serious = row.get("canary") or _at_or_above(row["severity"], floor)
-    return "error" if serious else "warning"
+    if row.get("canary"):
+        return "error"
+    failing = row["reason"] in _FAILING_REASONS and _at_or_above(row["severity"], floor)
+    return "error" if failing else "warning"
 
 
 def _variant_message(row: Mapping[str, Any]) -> str:
@@ -145,9 +153,10 @@ def write_audit_annotations(
 ) -> None:
     """Undetected faults and non-preserved variations where they are written, then gaps.
 
-    A fault is an ``error`` when it is a canary or at/above the severity floor (the verdict
-    FAILs on it), else a ``warning``; a non-preserved variation is a ``warning``; a coverage
-    gap is a ``warning`` at/above the floor and a ``notice`` below it, at the rule.
+    A fault is an ``error`` when the verdict FAILs on it — a missed canary, or a fault at or
+    above the severity floor that was missed or whose trial was invalidated — else a
+    ``warning``; a non-preserved variation is a ``warning``; a coverage gap is a ``warning``
+    at or above the floor and a ``notice`` below it, at the rule's line in the contract.
     """
     floor = report["policy"]["severity_floor"]
     for row in report["variants"]:
