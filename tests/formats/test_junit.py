@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 import xmlschema
@@ -124,7 +125,9 @@ def test_no_character_xml_forbids_is_ever_written(
     assert failure is not None
     # attribute values survive exactly (after replacement); element text up to XML's CR rule
     assert failure.get("message") == xml_safe(message)
-    assert root.find("testsuite").get("name") == xml_safe("doc" + match + ".md")  # type: ignore[union-attr]
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert suite.get("name") == xml_safe("doc" + match + ".md")
 
 
 def test_xml_safe_replaces_controls_with_pictures_and_keeps_the_rest() -> None:
@@ -132,7 +135,7 @@ def test_xml_safe_replaces_controls_with_pictures_and_keeps_the_rest() -> None:
     assert xml_safe("\ufffe\uffff\ud800é😀") == "\ufffd\ufffd\ufffdé😀"
 
 
-def audit_xml(data: dict) -> str:  # type: ignore[type-arg]
+def audit_xml(data: dict[str, Any]) -> str:
     out = StringIO()
     write_audit_junit(data, out.write)
     return out.getvalue()

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from textcontract.model import BODY
+
 __all__ = [
-    "BODY",
     "CheckedDocument",
     "Finding",
     "Region",
@@ -28,7 +29,6 @@ __all__ = [
     "relative_path",
 ]
 
-BODY = "body"
 _SURFACE_SCOPE = "surface:"
 
 
