@@ -42,9 +42,11 @@ from textcontract.audit.running import (
     AuditResult,
     Corpus,
     Progress,
+    VariantView,
     audit_directory,
     load_corpus,
     run_audit,
+    variant_views,
 )
 
 __all__ = [
@@ -70,10 +72,12 @@ __all__ = [
     "Validity",
     "Variant",
     "VariantRow",
+    "VariantView",
     "audit_directory",
     "baseline_digest",
     "build_trial",
     "load_corpus",
     "run_audit",
+    "variant_views",
     "wilson_interval",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from textcontract.audit import AuditResult, audit_directory
+from textcontract.audit import AuditResult, Corpus, audit_directory, load_corpus
 from textcontract.audit import Progress as ProgressCallback
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
@@ -35,6 +35,10 @@ AuditContractOption = Annotated[
 class AuditFormat(StrEnum):
     text = "text"
     json = "json"
+    junit = "junit"
+    github = "github"
+    markdown = "markdown"
+    html = "html"
 
 
 def write_files(folder: Path, files: Iterable[tuple[str, dict[str, Any]]]) -> None:
@@ -76,7 +80,17 @@ def _progress_bar() -> Iterator[ProgressCallback | None]:
         yield advance
 
 
-def _render(result: AuditResult, output_format: AuditFormat, output: Path | None) -> None:
+def _render(
+    result: AuditResult,
+    output_format: AuditFormat,
+    output: Path | None,
+    load: Callable[[], Corpus],
+) -> None:
+    if output_format not in (AuditFormat.text, AuditFormat.json):
+        from textcontract.cli._ci_audit import emit_audit_ci  # SPEC §12
+
+        emit_audit_ci(result, output_format.value, output, load)
+        return
     if output_format is AuditFormat.json:
         if output is not None:
             with atomic_stream(output) as stream:
@@ -114,7 +128,13 @@ def run_audit_command(
             preservation=min_preservation,
             progress=progress,
         )
-    _render(result, output_format, output)
+
+    def load() -> Corpus:  # the corpus again, for the formats that show its documents
+        return load_corpus(
+            directory, contract=contract, allow_missing_rules=allow_missing_rules, jobs=jobs
+        )
+
+    _render(result, output_format, output, load)
     if artifacts is not None:
         write_files(artifacts, result.artifacts())
     if records is not None:

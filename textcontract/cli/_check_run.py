@@ -29,6 +29,9 @@ class CheckFormat(StrEnum):
     text = "text"
     json = "json"
     jsonl = "jsonl"
+    sarif = "sarif"
+    junit = "junit"
+    github = "github"
 
 
 def resolve_contract(contract: Path | None) -> ParsedContract:
@@ -60,6 +63,10 @@ def run_check(
         emit(render_json(reports), output)
     elif output_format is CheckFormat.jsonl:
         emit(render_jsonl(reports), output)
+    elif output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
+        from textcontract.cli._ci_check import emit_check_ci  # SPEC §12
+
+        emit_check_ci(output_format.value, definition, reports, output)
     else:
         from textcontract.formats.report_text import render_report_text  # imports rich
 

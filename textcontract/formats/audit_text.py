@@ -15,22 +15,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["REASON_TEXT", "render_audit_text"]
+from textcontract.formats.audit_terms import REASON_TEXT
 
-REASON_TEXT: Mapping[str, str] = {
-    "canary-missed": "a canary was not caught: suspect the corpus or the fixtures first",
-    "behavioural-failure-at-or-above-floor": "a fault at or above the severity floor was missed",
-    "invalidated-trial-at-or-above-floor": "a probe at or above the floor had an invalid trial",
-    "integrity": "a reduction or identity does not recompute",
-    "below-minimum-trial-count": "a probe completed fewer trials than the policy's minimum",
-    "oracle-unreached": "an expected check was undetermined, so the probe could not be judged",
-    "unexercised-probe": "a probe had no valid vote at all",
-    "behavioural-failure-below-floor": "a fault below the severity floor was missed",
-    "invalidated-trial-below-floor": "a probe below the floor had an invalid trial",
-    "clean-control-rejected": "a valid variation was not accepted and complete",
-    "coverage-gap-at-or-above-floor": "a rule at or above the floor is targeted by no probe",
-}
-"""One line per verdict reason, for readers who do not know the ladder by heart."""
+__all__ = ["REASON_TEXT", "render_audit_text"]
 
 _VERDICT_STYLES = {"PASS": "bold green", "CONCERNS": "bold yellow", "FAIL": "bold red"}
 _OUTCOME_COLUMNS = ("detected", "undetected", "preserved", "not-preserved", "excluded")

@@ -10,12 +10,18 @@ from textcontract.audit.running._runner import (
     audit_directory,
     run_audit,
 )
+from textcontract.audit.running._views import (
+    VariantView,
+    variant_views,
+)
 
 __all__ = [
     "AuditResult",
     "Corpus",
     "Progress",
+    "VariantView",
     "audit_directory",
     "load_corpus",
     "run_audit",
+    "variant_views",
 ]

@@ -1,0 +1,171 @@
+"""What the CI formats of ``check`` share: checked documents, rule descriptions, locations.
+
+They render report JSON (SPEC §3), not engine objects, so a report read back from a file
+renders as one fresh from the engine. Two 0.2 additions are read when present: an evidence
+item's ``location`` (SPEC §10) and the report's ``source`` (SPEC §11). Without a location a
+finding points at its surface's first line, and without ``source`` at the name the caller
+gives.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+from textcontract.model import BODY
+
+__all__ = [
+    "CheckedDocument",
+    "Finding",
+    "Region",
+    "RuleInfo",
+    "blocks",
+    "findings",
+    "matched_text",
+    "region_of",
+    "relative_path",
+]
+
+_SURFACE_SCOPE = "surface:"
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """One rule of the contract, as SARIF's ``tool.driver.rules`` describes it."""
+
+    id: str
+    type: str
+    kind: str
+    severity: str
+    enforcement: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckedDocument:
+    """One report with what the caller knows about the file it came from.
+
+    ``surface_lines`` gives, per surface, the file line where its text value begins (its
+    JSON string or front-matter scalar); a surface it does not name begins on line 1.
+    """
+
+    name: str
+    report: Mapping[str, Any]
+    surface_lines: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        """The report's ``source`` (SPEC §11) when it has one, else the caller's name."""
+        source = self.report.get("source")
+        return source if isinstance(source, str) and source else self.name
+
+    @property
+    def body_lines_are_file_lines(self) -> bool:
+        """A markdown/text file's body is located in file lines (SPEC §10); JSON's is not."""
+        return not self.source.lower().endswith(".json")
+
+
+@dataclass(frozen=True)
+class Region:
+    """1-based lines and columns; ``end_column`` is exclusive, as in SPEC §10 and SARIF."""
+
+    start_line: int
+    start_column: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A check that is not satisfied, with its level under the report's policy and its place."""
+
+    check: Mapping[str, Any]
+    level: str
+    """``error`` (rejects), ``warning`` (advisory violation) or ``note`` (undetermined)."""
+    region: Region
+
+    @property
+    def rule_id(self) -> str:
+        return str(self.check["rule_id"])
+
+    @property
+    def code(self) -> str:
+        return str(self.check["code"])
+
+    @property
+    def status(self) -> str:
+        return str(self.check["status"])
+
+
+def blocks(check: Mapping[str, Any], policy: Mapping[str, Any]) -> bool:
+    """Whether a violated check rejects under the report's policy (SPEC §3)."""
+    if check.get("enforcement") == "advisory":
+        return False
+    return check.get("kind") == "invariant" or bool(policy.get("block_heuristics", True))
+
+
+def _level(check: Mapping[str, Any], policy: Mapping[str, Any]) -> str:
+    status = check["status"]
+    if status == "error":
+        return "error"
+    if status == "undetermined":
+        return "note"
+    return "error" if blocks(check, policy) else "warning"
+
+
+def _location(check: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    for item in check.get("evidence") or ():
+        location = item.get("location") if isinstance(item, Mapping) else None
+        if isinstance(location, Mapping):
+            return location
+    return None
+
+
+def _surface(check: Mapping[str, Any], location: Mapping[str, Any] | None) -> str | None:
+    if location is not None and isinstance(location.get("surface"), str):
+        return str(location["surface"])
+    scope = str(check.get("scope", ""))
+    return scope[len(_SURFACE_SCOPE) :] if scope.startswith(_SURFACE_SCOPE) else None
+
+
+def region_of(check: Mapping[str, Any], document: CheckedDocument) -> Region:
+    """The evidence's location in file lines when it has one, else its surface's first line."""
+    location = _location(check)
+    surface = _surface(check, location)
+    if location is not None and surface == BODY and document.body_lines_are_file_lines:
+        start, end = location["start"], location["end"]
+        return Region(int(start[0]), int(start[1]), int(end[0]), int(end[1]))
+    line = document.surface_lines.get(surface, 1) if surface is not None else 1
+    return Region(line)
+
+
+def findings(document: CheckedDocument) -> Iterator[Finding]:
+    """Every check of the report that is not satisfied, in report order."""
+    policy = document.report.get("policy") or {}
+    for check in document.report.get("checks") or ():
+        if check["status"] != "satisfied":
+            yield Finding(check, _level(check, policy), region_of(check, document))
+
+
+def matched_text(check: Mapping[str, Any]) -> str:
+    """What the first evidence item matched: a pattern match, a link, or a fact key."""
+    for item in check.get("evidence") or ():
+        if not isinstance(item, Mapping):
+            continue
+        for name in ("match", "link", "key", "host"):
+            value = item.get(name)
+            if isinstance(value, str):
+                return value
+    return ""
+
+
+def relative_path(source: str, base: str) -> str:
+    """``source`` as a ``/``-separated path relative to ``base`` (the current folder)."""
+    path = os.path.relpath(source, base) if os.path.isabs(source) else source
+    posix = PurePath(path).as_posix()
+    while posix.startswith("./"):
+        posix = posix[2:]
+    return posix

@@ -1,0 +1,152 @@
+"""``check --format sarif``: one SARIF 2.1.0 log, one run per contract (SPEC §12).
+
+The log is built as plain JSON and written by the one JSON writer; each run's ``results``
+is a generator, so documents are rendered as they are checked. Every result is a check
+that is not satisfied, with one physical location: the artifact is the document's path
+relative to the current folder (a relative URI, ``/``-separated, percent-encoded) and the
+region is the evidence's place in the file (SPEC §10), else its surface's first line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from textcontract.canonical import canonical_json
+from textcontract.formats.check_findings import (
+    CheckedDocument,
+    Finding,
+    Region,
+    RuleInfo,
+    findings,
+    matched_text,
+    relative_path,
+)
+
+__all__ = [
+    "FINGERPRINT",
+    "INFORMATION_URI",
+    "SARIF_SCHEMA",
+    "SarifRun",
+    "artifact_uri",
+    "fingerprint",
+    "sarif_log",
+]
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/textcontract/"
+FINGERPRINT = "textcontract/v1"
+
+
+@dataclass(frozen=True)
+class SarifRun:
+    """The documents checked against one contract (``contract`` as reports show it)."""
+
+    contract: Mapping[str, Any]
+    rules: Sequence[RuleInfo]
+    documents: Iterable[CheckedDocument]
+
+
+def artifact_uri(source: str, base: str) -> str:
+    """``source`` relative to ``base`` (the current folder), as a relative URI reference."""
+    return quote(relative_path(source, base), safe="/")
+
+
+def fingerprint(check: Mapping[str, Any]) -> str:
+    """The same finding on another run has the same print: rule id, code, scope, match."""
+    key = [check["rule_id"], check["code"], check["scope"], matched_text(check)]
+    return hashlib.sha256(canonical_json(key)).hexdigest()
+
+
+def _region(region: Region) -> dict[str, int]:
+    out = {"startLine": region.start_line}
+    if region.start_column is not None:
+        out["startColumn"] = region.start_column
+    if region.end_line is not None:
+        out["endLine"] = region.end_line
+    if region.end_column is not None:
+        out["endColumn"] = region.end_column
+    return out
+
+
+def _message(check: Mapping[str, Any]) -> str:
+    message = str(check.get("message") or "")
+    return message or f"{check['code']} at {check['scope']}"
+
+
+def _result(finding: Finding, uri: str, index: Mapping[str, int]) -> dict[str, Any]:
+    check = finding.check
+    result: dict[str, Any] = {"ruleId": finding.rule_id}
+    if finding.rule_id in index:
+        result["ruleIndex"] = index[finding.rule_id]
+    result["level"] = finding.level
+    result["message"] = {"text": _message(check)}
+    result["locations"] = [
+        {
+            "physicalLocation": {
+                "artifactLocation": {"uri": uri},
+                "region": _region(finding.region),
+            }
+        }
+    ]
+    result["partialFingerprints"] = {FINGERPRINT: fingerprint(check)}
+    result["properties"] = {
+        "status": check["status"],
+        "code": check["code"],
+        "scope": check["scope"],
+    }
+    return result
+
+
+def _results(run: SarifRun, base: str) -> Iterator[dict[str, Any]]:
+    index = {rule.id: position for position, rule in enumerate(run.rules)}
+    for document in run.documents:
+        uri = artifact_uri(document.source, base)
+        for finding in findings(document):
+            yield _result(finding, uri, index)
+
+
+def _descriptor(rule: RuleInfo) -> dict[str, Any]:
+    level = "warning" if rule.enforcement == "advisory" else "error"
+    return {
+        "id": rule.id,
+        "shortDescription": {"text": rule.description or rule.type},
+        "defaultConfiguration": {"level": level},
+        "properties": {
+            "type": rule.type,
+            "kind": rule.kind,
+            "severity": rule.severity,
+            "enforcement": rule.enforcement,
+        },
+    }
+
+
+def _run(run: SarifRun, tool_version: str, base: str) -> dict[str, Any]:
+    return {
+        "tool": {
+            "driver": {
+                "name": "textcontract",
+                "version": tool_version,
+                "informationUri": INFORMATION_URI,
+                "rules": [_descriptor(rule) for rule in run.rules],
+            }
+        },
+        "automationDetails": {"id": f"textcontract/{run.contract['id']}/"},
+        "columnKind": "unicodeCodePoints",
+        "results": _results(run, base),
+    }
+
+
+def sarif_log(runs: Sequence[SarifRun], tool_version: str, base: str) -> dict[str, Any]:
+    """The log as JSON, its ``results`` as generators (write it with ``write_pretty``).
+
+    ``base`` is the folder artifact paths are made relative to (the current folder).
+    """
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [_run(run, tool_version, base) for run in runs],
+    }
