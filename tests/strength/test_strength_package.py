@@ -11,6 +11,7 @@ PACKAGE = Path(strength.__file__).parent
 ALLOWED_IMPORTS = (
     "textcontract.errors",
     "textcontract.canonical",
+    "textcontract._files",
     "textcontract._json",
     "textcontract._yaml",
     "textcontract._version",

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from textcontract._files import path_problem
 from textcontract._yaml import Path as KeyPath
 from textcontract._yaml import load_yaml
-from textcontract.audit._config import AUDIT_FILE, join_display
+from textcontract.audit._config import join_display
 from textcontract.audit._fields import FieldReader, relocate
 from textcontract.audit._model import (
     DEFAULT_FAMILY,
@@ -78,6 +79,10 @@ class CaseReader:
         self, reader: FieldReader, reference: str, path: KeyPath, folder: Path, shown: str
     ) -> tuple[Path, str] | None:
         """A file named relative to a case file; it must resolve (symlinks followed) inside DIR."""
+        unusable = path_problem(reference)
+        if unusable is not None:
+            reader.problem(path, unusable)
+            return None
         resolved = (folder / reference).resolve()
         if not resolved.is_relative_to(self.resolved_root):
             reader.problem(
@@ -134,23 +139,6 @@ class CaseReader:
         return None
 
     # -- cases ------------------------------------------------------------------------------
-
-    def case_files(self) -> list[tuple[str, str]]:
-        """Every ``*.yaml`` under DIR except the top-level audit.yaml, sorted.
-
-        Each is ``(path relative to DIR, resolved path)``; plain strings, since a large
-        corpus has many.
-        """
-        top = str((self.root / AUDIT_FILE).resolve())
-        found = []
-        for path in self.root.rglob("*.yaml"):
-            if not path.is_file():
-                continue
-            resolved = os.path.realpath(path)
-            if resolved != top:
-                found.append((path.relative_to(self.root).as_posix(), resolved))
-        found.sort()
-        return found
 
     def case(self, path: Path, shown: str) -> Case | None:
         if not path.resolve().is_relative_to(self.resolved_root):

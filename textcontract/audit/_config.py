@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from textcontract._files import path_problem
 from textcontract._yaml import Positions, load_yaml
 from textcontract.audit._fields import FieldReader
 from textcontract.contract import CONTRACT_FILENAME, find_contract
@@ -73,6 +74,8 @@ def _contract_location(
     if override is not None:
         return override, str(override)
     if reference is not None:
+        if path_problem(reference) is not None:
+            return None, ""  # read_config reported it where audit.yaml says it
         return root / reference, join_display(display, reference)
     found = find_contract(Path.cwd())
     if found is None:
@@ -108,10 +111,15 @@ def read_config(
         except InputError as error:
             problems.extend(error.problems)
             data, positions = {}, Positions(shown)
+            if override is None:  # its contract is unknown, not missing: say nothing more
+                return AuditConfig(shown, None, policy, thresholds), None, ""
         reader = FieldReader(shown, positions)
         fields = reader.mapping({} if data is None else data, (), _CONFIG_KEYS) or {}
         if "contract" in fields:
             reference = reader.string(fields["contract"], ("contract",))
+            unusable = path_problem(reference) if reference is not None else None
+            if unusable is not None:
+                reader.problem(("contract",), unusable)
         if "policy" in fields:
             try:
                 policy = ScoringPolicy.from_json(fields["policy"], shown, positions, ("policy",))

@@ -12,11 +12,11 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from textcontract.audit._cases import CaseReader
 from textcontract.audit._casework import (
     CaseCheck,
     CaseEntry,
@@ -26,13 +26,19 @@ from textcontract.audit._casework import (
     case_item,
     check_case,
 )
-from textcontract.audit._config import AuditConfig, Thresholds, read_config
+from textcontract.audit._config import (
+    AUDIT_FILE,
+    AuditConfig,
+    Thresholds,
+    join_display,
+    read_config,
+)
 from textcontract.audit._model import Case, Variant
 from textcontract.audit._pool import Pool
 from textcontract.audit._variants import Trial, build_trial
 from textcontract.canonical import digest
 from textcontract.contract import ContractDefinition, load_contract_file
-from textcontract.errors import InputError, InternalError, Problem
+from textcontract.errors import InputError, InternalError, Location, Problem
 from textcontract.rules import Registry
 from textcontract.strength import ScoringPolicy
 
@@ -190,6 +196,41 @@ def _load_contract(
         return None
 
 
+def _not_a_case_file(path: Path) -> str | None:
+    """Why a ``*.yaml`` path of the corpus is no case file, or None (a file, or a folder)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if path.is_symlink():
+            return f"is a symbolic link to {os.readlink(path)!r}, whose target fails: {reason}"
+        return f"cannot be read: {reason}"
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "is not a regular file (a FIFO, device or socket)"
+
+
+def case_files(root: Path, display: str, problems: list[Problem]) -> list[tuple[str, str]]:
+    """Every ``*.yaml`` under DIR except the top-level audit.yaml, sorted.
+
+    Each is ``(path relative to DIR, resolved path)``; plain strings, since a large corpus
+    has many. A ``*.yaml`` that is not a regular file — a dangling symlink, a FIFO, a
+    device — is a problem naming it: a case file must never be skipped silently.
+    """
+    top = os.path.realpath(root / AUDIT_FILE)
+    found = []
+    for path in root.rglob("*.yaml"):
+        relative = path.relative_to(root).as_posix()
+        problem = _not_a_case_file(path)
+        if problem is not None:
+            where = Location(join_display(display, relative))
+            problems.append(Problem(f"case file {problem}", where))
+        elif not path.is_dir() and (resolved := os.path.realpath(path)) != top:
+            found.append((relative, resolved))
+    found.sort()
+    return found
+
+
 def _first_pass(
     work: CaseWork, checks: list[tuple[str, CaseCheck]], problems: list[Problem]
 ) -> list[CaseEntry]:
@@ -232,9 +273,9 @@ def load_into(
     shown = display if display is not None else str(directory)
     if not directory.is_dir():
         raise InputError.at("the corpus folder does not exist (or is not a folder)", shown)
-    found = CaseReader(directory, shown, None, allow_missing_rules, []).case_files()
-    pool.start(len(found))
     problems: list[Problem] = []
+    found = case_files(directory, shown, problems)
+    pool.start(len(found))
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     definition = _load_contract(contract_path, contract_display, registry, problems)
     setup = _setup(directory, shown, definition, allow_missing_rules, config.policy)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from textcontract._json import decode_utf8
+from textcontract._files import decode_utf8, read_bytes_capped
 from textcontract._yaml import Positions, load_yaml
 from textcontract.contract._definition import (
     ContractDefinition,
@@ -310,7 +310,7 @@ class _Load:
         target = base / include
         shown = str(Path(display).parent / include) if display else include
         try:
-            data = target.read_bytes()
+            data = read_bytes_capped(target)
             text = decode_utf8(data, shown)
         except OSError as exc:
             self.problem(f"cannot read included file {include!r}: {exc.strerror or exc}", where)
@@ -566,7 +566,7 @@ def load_contract_file(
 ) -> ContractDefinition:
     shown = display if display is not None else str(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes_capped(path)
     except OSError as exc:
         raise ContractError(
             Problem(f"cannot read contract: {exc.strerror or exc}", Location(shown))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from textcontract._json import decode_utf8, loads_strict
+from textcontract._files import read_input_text
+from textcontract._json import loads_strict
 from textcontract._yaml import Path, Positions, load_yaml
 from textcontract.canonical import digest
-from textcontract.errors import InputError
 from textcontract.model import Severity
 from textcontract.strength._shape import ShapeReader
 from textcontract.strength._states import ProbeClass
@@ -122,12 +122,7 @@ def _is_json_name(name: str) -> bool:
 def load_scoring_policy(path: str, display: str | None = None) -> ScoringPolicy:
     """Read a policy file: JSON when the name ends in ``.json``, otherwise YAML."""
     name = display if display is not None else path
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError.at(f"cannot read file: {exc.strerror}", name) from None
-    text = decode_utf8(data, name)
+    text = read_input_text(path, name)
     if _is_json_name(path):
         return ScoringPolicy.from_json(loads_strict(text, name), name)
     value, positions = load_yaml(text, name)
