@@ -22,7 +22,10 @@ def __getattr__(name: str) -> typer.Typer:
 
 def main() -> None:
     """Console-script entry point."""
+    from textcontract.cli._errors import terminate_on_sigterm
     from textcontract.cli._fast import fast_check
+
+    terminate_on_sigterm()
 
     arguments = sys.argv[1:]
     code = fast_check(arguments)
