@@ -264,3 +264,25 @@ def test_a_closed_stdout_pipe_ends_quietly_with_141() -> None:
         process.stdout.close()  # the reader is gone before anything is written: `| true`
         _, err = process.communicate(timeout=60)
     assert (process.returncode, err) == (141, b"")
+
+
+def test_dev_stdout_redirected_to_a_file_is_written_into_not_replaced(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("", encoding="utf-8")
+    inode = target.stat().st_ino
+    with open(target, "a", encoding="utf-8") as stream:
+        stream.write("first line\n")
+        stream.flush()
+        completed = subprocess.run(
+            [sys.executable, "-m", "textcontract", *_check("--output", "/dev/stdout")],
+            stdout=stream,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+    assert (completed.returncode, completed.stderr) == (0, "")
+    assert target.stat().st_ino == inode
+    first, report = target.read_text(encoding="utf-8").split("\n", 1)
+    assert first == "first line"
+    assert json.loads(report)["accepted"] is True

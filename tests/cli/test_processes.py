@@ -9,13 +9,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import ClassVar, cast
 
 import pytest
 from typer.testing import CliRunner
 
 from tests.audit.audit_builders import REFUND, REWORD, case_text, preserve, violation, write_corpus
-from textcontract.audit._pool import Pool, watch_parent
+from textcontract.audit._pool import Pool, _results, _Sent, watch_parent
 from textcontract.cli import app
 from textcontract.cli._fast import fast_check
 from textcontract.errors import InternalError
@@ -92,6 +95,17 @@ def _start_audit(corpus: Path, *extra: str) -> tuple[subprocess.Popen[bytes], li
     return process, _workers(process.pid)
 
 
+def _finish(process: subprocess.Popen[bytes], seconds: float = 60) -> bytes:
+    """stderr once ``process`` ended; a process that hangs is killed and fails the test."""
+    try:
+        _, err = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"the process did not end within {seconds} s")
+    return err
+
+
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
 
@@ -110,7 +124,7 @@ def test_sigterm_ends_the_run_with_143_and_cleans_up(big_corpus: Path, tmp_path:
     process, workers = _start_audit(big_corpus, "--output", str(report))
     with process:
         process.terminate()
-        _, err = process.communicate(timeout=60)
+        err = _finish(process)
     assert (process.returncode, err) == (143, b"terminated\n")
     assert _wait_for(lambda: not any(_alive(w) for w in workers), 5)
     assert list(tmp_path.iterdir()) == []
@@ -120,7 +134,7 @@ def test_sigint_ends_the_run_with_130(big_corpus: Path) -> None:
     process, workers = _start_audit(big_corpus)
     with process:
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        err = _finish(process)
     assert (process.returncode, err) == (130, b"interrupted\n")
     assert _wait_for(lambda: not any(_alive(w) for w in workers), 5)
 
@@ -129,7 +143,7 @@ def test_a_killed_worker_is_exit_3_with_one_line(big_corpus: Path) -> None:
     process, workers = _start_audit(big_corpus)
     with process:
         os.kill(workers[0], signal.SIGKILL)
-        _, err = process.communicate(timeout=60)
+        err = _finish(process)
     assert process.returncode == 3
     lines = err.decode().splitlines()
     assert len(lines) == 1, err
@@ -155,6 +169,37 @@ def test_a_dead_worker_is_an_internal_error_of_the_pool() -> None:
 
 def _parent_state() -> int:
     return -1  # a worker's state: never this process's pid
+
+
+class _DeadProcess:
+    exitcode = -9
+
+
+class _ExecutorWithADeadWorker:
+    _processes: ClassVar[dict[int, _DeadProcess]] = {1: _DeadProcess()}
+
+
+def test_a_wait_for_a_result_notices_a_dead_worker_the_executor_missed() -> None:
+    # A worker that dies holding a queue lock leaves the executor blind; the wait looks.
+    never: Future[list[int]] = Future()
+    executor = cast(ProcessPoolExecutor, _ExecutorWithADeadWorker())
+    with pytest.raises(BrokenProcessPool, match="a worker process died"):
+        _results(_Sent(never, [1]), executor)
+
+
+def test_exit_does_not_wait_for_a_stuck_thread_the_command_left() -> None:
+    script = (
+        "import sys, threading\n"
+        "from textcontract.cli import _leave, _threads\n"
+        "running = _threads()\n"
+        "threading.Thread(target=threading.Event().wait).start()  # never ends\n"
+        "print('leaving', flush=True)\n"
+        "_leave(3, running)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (completed.returncode, completed.stdout, completed.stderr) == (3, "leaving\n", "")
 
 
 def test_the_portable_parent_watch_ends_an_orphan() -> None:

@@ -56,6 +56,9 @@ the setup differs from the last one (once per pass)."""
 
 _PR_SET_PDEATHSIG = 1
 _PARENT_POLL_SECONDS = 0.5
+_LIVENESS_SECONDS = 0.5
+_ABANDON_SECONDS = 10.0
+"""How often a wait for a worker's result checks that every worker still lives."""
 
 
 def _parent_death_signal() -> bool:
@@ -137,6 +140,7 @@ class Pool(Generic[S]):
         self.jobs = jobs
         self.started = False
         self._executor: ProcessPoolExecutor | None = None
+        self._broken = False
 
     @property
     def workers(self) -> int:
@@ -168,7 +172,10 @@ class Pool(Generic[S]):
         trace: TracebackType | None,
     ) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=error is not None)
+            if self._broken:
+                _abandon(self._executor)
+            else:
+                self._executor.shutdown(wait=True, cancel_futures=error is not None)
             self._executor = None
 
     def map(
@@ -193,6 +200,7 @@ class Pool(Generic[S]):
         try:
             yield from self._spread(self._executor, setup(), work, items, batch, local)
         except BrokenProcessPool as error:
+            self._broken = True
             raise _worker_died(error) from None
 
     def _spread(
@@ -214,14 +222,14 @@ class Pool(Generic[S]):
             else:
                 pending.append([work(local, item) for item in chunk])
             while pending and (len(pending) > _BACKLOG or _ready(pending[0])):
-                yield from _results(pending.popleft())
+                yield from _results(pending.popleft(), executor)
         # Nothing left to hand out: take back the batches no worker has started yet.
         for index in range(len(pending) - 1, -1, -1):
             entry = pending[index]
             if isinstance(entry, _Sent) and entry.future.cancel():
                 pending[index] = [work(local, item) for item in entry.chunk]
         while pending:
-            yield from _results(pending.popleft())
+            yield from _results(pending.popleft(), executor)
 
     def finish(self) -> None:
         """No more work: let the workers exit while this process goes on (``__exit__`` waits)."""
@@ -247,5 +255,36 @@ def _ready(entry: _Sent[T, R] | list[R]) -> bool:
     return not isinstance(entry, _Sent) or entry.future.done()
 
 
-def _results(entry: _Sent[T, R] | list[R]) -> list[R]:
-    return entry.future.result() if isinstance(entry, _Sent) else entry
+def _results(entry: _Sent[T, R] | list[R], executor: ProcessPoolExecutor) -> list[R]:
+    """A batch's results; waiting for a worker's, check now and then that none died.
+
+    The executor notices a dead worker itself, unless the worker died holding one of the
+    queues' locks: then nothing would ever wake this process, so it looks for itself.
+    """
+    if not isinstance(entry, _Sent):
+        return entry
+    while True:
+        try:
+            return entry.future.result(timeout=_LIVENESS_SECONDS)
+        except TimeoutError:
+            if any(process.exitcode is not None for process in _processes(executor)):
+                raise BrokenProcessPool("a worker process died") from None
+
+
+def _processes(executor: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """The executor's worker processes (it keeps them in a private attribute)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
+def _abandon(executor: ProcessPoolExecutor) -> None:
+    """End a pool whose worker died: stop the other workers, and give the executor's
+    manager thread a few seconds to clean up rather than waiting for ever — its queues'
+    locks may be held by the dead process for good (the console script then exits without
+    joining it)."""
+    manager = getattr(executor, "_executor_manager_thread", None)
+    for process in _processes(executor):
+        if process.exitcode is None:
+            process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
+    if isinstance(manager, threading.Thread):
+        manager.join(timeout=_ABANDON_SECONDS)

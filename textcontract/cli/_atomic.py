@@ -81,11 +81,26 @@ def _plan_file(path: Path) -> _Plan | str:
         if stat.S_ISSOCK(existing.st_mode):
             return "it is a socket"
         return _plan_direct(path, existing)
+    if existing is not None and _links_through_proc(path):
+        # /dev/stdout, /dev/fd/N: a descriptor this process holds, not a file to replace
+        return _plan_direct(path, existing)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     problem = _folder_problem(target.parent if str(target.parent) else Path("."))
     if problem is not None:
         return problem
     return _Plan(target, False, existing)
+
+
+def _links_through_proc(path: Path) -> bool:
+    """Whether ``path`` is a symlink whose chain passes through ``/proc`` (``/dev/stdout``)."""
+    current = path
+    for _ in range(40):  # the kernel's own limit on a chain of links
+        if not current.is_symlink():
+            return False
+        current = current.parent / os.readlink(current)
+        if Path(os.path.abspath(current)).parts[:2] == ("/", "proc"):
+            return True
+    return False
 
 
 def _plan_direct(path: Path, existing: os.stat_result) -> _Plan | str:
@@ -187,7 +202,8 @@ def _closed_after(stream: BinaryIO, display: str) -> Iterator[BinaryIO]:
 @contextmanager
 def _direct(path: Path, display: str) -> Iterator[OutputFile]:
     try:
-        stream = open(os.open(path, os.O_WRONLY), "wb")  # noqa: SIM115
+        # O_APPEND: /dev/stdout redirected to a file continues after what is there already
+        stream = open(os.open(path, os.O_WRONLY | os.O_APPEND), "wb")  # noqa: SIM115
     except OSError as exc:
         raise _failure("output", display, exc) from None
     with _closed_after(stream, display):
