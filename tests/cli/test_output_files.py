@@ -254,9 +254,17 @@ def test_a_full_stdout_is_exit_2_naming_stdout() -> None:
     assert completed.stderr == "error: <stdout>: cannot write output: No space left on device\n"
 
 
-def test_a_closed_stdout_pipe_ends_quietly_with_141() -> None:
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param(["schema"], id="json"),
+        pytest.param(_check()[:-2], id="text-through-rich"),
+        pytest.param(["audit", str(SHIPPED)], id="audit-text"),
+    ],
+)
+def test_a_closed_stdout_pipe_ends_quietly_with_141(arguments: list[str]) -> None:
     with subprocess.Popen(
-        [sys.executable, "-m", "textcontract", "schema"],
+        [sys.executable, "-m", "textcontract", *arguments],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     ) as process:

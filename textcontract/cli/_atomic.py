@@ -335,7 +335,7 @@ class FileSet:
             self._make_folders(path.parent)
             handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             with open(handle, "wb") as stream:
-                stream.write(text.encode("utf-8", "surrogateescape"))
+                stream.write(text.encode("utf-8"))
                 stream.flush()
                 if self._sync_each:
                     os.fsync(stream.fileno())

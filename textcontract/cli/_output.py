@@ -7,6 +7,8 @@ output), except a closed pipe (``textcontract … | head``), which stays a
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -73,6 +75,19 @@ def emit(text: str, output: Path | None) -> None:
         sink.write(text)
 
 
+def _terminal_console() -> Console:
+    """A rich console on stdout whose closed pipe ends as every other one (exit 141)."""
+    from rich.console import Console
+
+    class Terminal(Console):
+        def on_broken_pipe(self) -> None:
+            # rich's own exits with 1, the code of a rejected document
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    return Terminal(highlight=False)
+
+
 def emit_rendered(render: Callable[[Console], None], output: Path | None) -> None:
     """Render rich output to the terminal, or without colour codes into ``output``.
 
@@ -82,7 +97,7 @@ def emit_rendered(render: Callable[[Console], None], output: Path | None) -> Non
 
     if output is None:
         try:
-            render(Console(highlight=False))
+            render(_terminal_console())
             sys.stdout.flush()
         except BrokenPipeError:
             raise
