@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textcontract._json import decode_utf8, loads_strict, read_json_file
+from textcontract._json import MAX_NESTING, decode_utf8, loads_strict, read_json_file
 from textcontract.errors import ExitCode, InputError
 from textcontract.model import Context, Document
+
+LIMIT = "(the limit is 4300 digits, Python's int/str conversion limit)"
 
 
 def _problems(error: InputError) -> list[tuple[str | None, str]]:
@@ -88,7 +91,7 @@ def test_objects_are_plain_dicts_in_order() -> None:
         pytest.param(
             '{"n": ' + "7" * 5000 + "}",
             "n",
-            "integer with 5000 digits is too long to read",
+            f"integer with 5000 digits is too long to read {LIMIT}",
             id="too-many-digits",
         ),
     ],
@@ -128,9 +131,53 @@ def test_syntax_errors_name_line_and_column(text: str, line: int, column: int) -
     assert (location.file, location.line, location.column) == ("f.json", line, column)
 
 
-def test_deep_nesting_is_an_input_error() -> None:
-    with pytest.raises(InputError, match="nests too deeply"):
-        loads_strict("[" * 100_000 + "]" * 100_000)
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        pytest.param("[" * 100_000 + "]" * 100_000, 1, 101, id="beyond-the-recursion-limit"),
+        pytest.param('{"a":\n  ' + "[" * 150 + "]" * 150 + "}", 2, 102, id="beyond-the-limit"),
+        pytest.param('["[[[", "]]", ' + "[" * 101 + "]" * 101 + "]", 1, 114, id="strings-skipped"),
+    ],
+)
+def test_deep_nesting_is_an_input_error_at_the_bracket_one_level_too_deep(
+    text: str, line: int, column: int
+) -> None:
+    with pytest.raises(InputError) as caught:
+        loads_strict(text, "deep.json")
+    [problem] = caught.value.problems
+    assert problem.message == f"JSON nests deeper than {MAX_NESTING} levels"
+    assert (problem.location.file, problem.location.line, problem.location.column) == (
+        "deep.json",
+        line,
+        column,
+    )
+
+
+def test_nesting_up_to_the_limit_is_read() -> None:
+    assert loads_strict("[" * MAX_NESTING + "]" * MAX_NESTING) == _nested(MAX_NESTING)
+
+
+def _nested(depth: int) -> list[object]:
+    value: list[object] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_recursion_limit_reached_before_the_nesting_limit_is_still_located(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Called deep inside another stack, json.loads can run out of recursion first.
+    def exhausted(*args: object, **kwargs: object) -> object:
+        del args, kwargs
+        raise RecursionError
+
+    monkeypatch.setattr(json, "loads", exhausted)
+    with pytest.raises(InputError) as caught:
+        loads_strict("{\n " + "[" * 60 + "]" * 60 + "}", "f.json")
+    [problem] = caught.value.problems
+    assert problem.message == "JSON nests too deeply"
+    assert (problem.location.line, problem.location.column) == (2, 61)
 
 
 # --- decode_utf8 ----------------------------------------------------------------------------

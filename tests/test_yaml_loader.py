@@ -153,8 +153,37 @@ def test_nan_is_a_float() -> None:
             "a: " + "1" * 5000 + "\n",
             1,
             4,
-            "integer with 5000 characters is too long to read",
+            "integer with 5000 digits is too long to read (the limit is 4300 digits, "
+            "Python's int/str conversion limit)",
             id="too-many-digits",
+        ),
+        pytest.param(
+            "a:\n  b: 0x" + "f" * 4000 + "\n",
+            2,
+            6,
+            "integer of more than 4300 digits is too long to read (the limit is 4300 digits",
+            id="hexadecimal-beyond-the-digit-limit",
+        ),
+        pytest.param(
+            "a: 0o" + "7" * 5000 + "\n",
+            1,
+            4,
+            "integer of more than 4300 digits is too long to read",
+            id="octal-beyond-the-digit-limit",
+        ),
+        pytest.param(
+            "a: [" + "[" * 99 + "]" * 100 + "\n",
+            1,
+            103,
+            "YAML nests deeper than 100 levels",
+            id="nests-too-deeply",
+        ),
+        pytest.param(
+            "a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 101)) + "  " * 101 + "x\n",
+            101,
+            201,
+            "YAML nests deeper than 100 levels",
+            id="block-mappings-nest-too-deeply",
         ),
         pytest.param(
             "a: [1, 2\n",
@@ -187,6 +216,37 @@ def test_refused_yaml_names_line_and_column(
         column,
     )
     assert str(caught.value).startswith(f"c.yaml:{line}:{column}: ")
+
+
+def test_hexadecimal_within_the_digit_limit_is_read() -> None:
+    value = load_yaml("a: 0x" + "f" * 3000 + "\n")[0]["a"]
+    assert value == 16**3000 - 1
+    assert len(str(value)) < 4300
+
+
+def test_nesting_up_to_the_limit_is_read() -> None:
+    value = load_yaml("a: " + "[" * 99 + "]" * 99 + "\n")[0]["a"]
+    for _ in range(98):
+        [value] = value
+    assert value == []
+
+
+def test_recursion_limit_reached_before_the_nesting_limit_is_still_located(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Called deep inside another stack, composing can run out of recursion first.
+    import textcontract._yaml as module
+
+    def exhausted(*args: object) -> object:
+        del args
+        raise RecursionError
+
+    monkeypatch.setattr(module, "_construct", exhausted)
+    with pytest.raises(InputError) as caught:
+        load_yaml("a:\n  b: [[[1]]]\n", "f.yaml")
+    [problem] = caught.value.problems
+    assert problem.message == "YAML nests too deeply"
+    assert (problem.location.line, problem.location.column) == (2, 8)
 
 
 def test_quoted_double_angle_key_is_a_plain_string() -> None:

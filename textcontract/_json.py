@@ -10,13 +10,39 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import sys
 from typing import Any
 
+from textcontract._files import decode_utf8, read_input_text
 from textcontract.errors import InputError, Location, Problem
 
-__all__ = ["JsonValue", "decode_utf8", "loads_strict", "read_json_file"]
+__all__ = [
+    "MAX_NESTING",
+    "JsonValue",
+    "decode_utf8",
+    "integer_too_long",
+    "loads_strict",
+    "read_json_file",
+]
 
 JsonValue = Any
+
+MAX_NESTING = 100
+"""Arrays and objects (YAML sequences and mappings) nested deeper than this are refused.
+
+No input of textcontract nests beyond a handful of levels; a fixed limit gives a located
+message instead of whatever depth Python's recursion limit happens to allow."""
+
+
+def integer_too_long(digits: int | None) -> str:
+    """The message for an integer beyond Python's int/str conversion limit (4,300 digits)."""
+    limit = sys.get_int_max_str_digits()
+    size = f"with {digits} digits" if digits is not None else f"of more than {limit} digits"
+    return (
+        f"integer {size} is too long to read (the limit is {limit} digits, "
+        "Python's int/str conversion limit)"
+    )
 
 
 class _NonFinite:
@@ -35,6 +61,10 @@ class _TooLong:
 
     def __init__(self, digits: int) -> None:
         self.digits = digits
+
+
+class _TooDeep(Exception):
+    """Raised while validating a value nested deeper than :data:`MAX_NESTING`."""
 
 
 class _Duplicated(dict[str, Any]):
@@ -84,6 +114,8 @@ def _valid_unicode(text: str) -> bool:
 
 
 def _collect(value: Any, path: list[str | int], file: str | None, out: list[Problem]) -> None:
+    if len(path) >= MAX_NESTING and isinstance(value, dict | list):
+        raise _TooDeep
     if isinstance(value, _NonFinite):
         out.append(
             Problem(
@@ -92,12 +124,7 @@ def _collect(value: Any, path: list[str | int], file: str | None, out: list[Prob
             )
         )
     elif isinstance(value, _TooLong):
-        out.append(
-            Problem(
-                f"integer with {value.digits} digits is too long to read",
-                Location.of_path(file, path),
-            )
-        )
+        out.append(Problem(integer_too_long(value.digits), Location.of_path(file, path)))
     elif isinstance(value, str):
         if not _valid_unicode(value):
             out.append(
@@ -147,29 +174,46 @@ def loads_strict(text: str, file: str | None = None) -> JsonValue:
             f"invalid JSON: {exc.msg}", file, line=exc.lineno, column=exc.colno
         ) from None
     except RecursionError:
-        raise InputError.at("JSON nests too deeply", file) from None
+        raise _too_deep(text, file) from None
     problems: list[Problem] = []
-    _collect(value, [], file, problems)
+    try:
+        _collect(value, [], file, problems)
+    except _TooDeep:
+        raise _too_deep(text, file) from None
     if problems:
         raise InputError(problems)
     return _plain(value)
 
 
-def decode_utf8(data: bytes, file: str | None = None) -> str:
-    """Decode UTF-8, dropping one leading BOM; invalid bytes name their 0-based offset."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError.at(f"invalid UTF-8 ({exc.reason})", file, byte_offset=exc.start) from None
-    return text[1:] if text.startswith("\ufeff") else text
+_NESTING_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def _too_deep(text: str, file: str | None) -> InputError:
+    """The error for JSON nested too deeply, at the bracket that opens one level too many.
+
+    Found by a scan of the text (strings skipped), only once parsing failed.
+    """
+    depth, deepest, where = 0, 0, 0
+    for token in _NESTING_TOKENS.finditer(text):
+        if token.group() in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, token.start()
+            if depth > MAX_NESTING:
+                break
+        elif token.group() in "]}":
+            depth -= 1
+    line = text.count("\n", 0, where) + 1
+    column = where - (text.rfind("\n", 0, where) + 1) + 1
+    message = (
+        f"JSON nests deeper than {MAX_NESTING} levels"
+        if deepest > MAX_NESTING
+        else "JSON nests too deeply"
+    )
+    return InputError.at(message, file, line=line, column=column)
 
 
 def read_json_file(path: str, display: str | None = None) -> JsonValue:
     """Read and strictly parse a JSON file; ``display`` is the name used in messages."""
     name = display if display is not None else path
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError.at(f"cannot read file: {exc.strerror}", name) from None
-    return loads_strict(decode_utf8(data, name), name)
+    return loads_strict(read_input_text(path, name), name)

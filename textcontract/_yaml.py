@@ -10,19 +10,21 @@ the exact line and column of any value.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 from yaml.composer import Composer
-from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
+from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, ScalarEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.parser import Parser
 from yaml.reader import Reader, ReaderError
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
+from textcontract._json import MAX_NESTING, integer_too_long
 from textcontract.errors import InputError, Location, Problem
 
 try:
@@ -66,7 +68,10 @@ class _Failure(Exception):
 
 
 class _CoreComposer(Composer, BaseResolver):
-    """Composition with core-schema resolution that refuses anchors and aliases."""
+    """Composition with core-schema resolution that refuses anchors, aliases and nesting
+    deeper than :data:`~textcontract._json.MAX_NESTING`."""
+
+    _depth = 0
 
     def resolve(self, kind: type[Node], value: Any, implicit: tuple[bool, bool]) -> str:
         if kind is ScalarNode and implicit[0]:
@@ -79,7 +84,15 @@ class _CoreComposer(Composer, BaseResolver):
             raise _Failure("aliases (*name) are not allowed", _mark(event.start_mark))
         if isinstance(event, ScalarEvent | CollectionStartEvent) and event.anchor is not None:
             raise _Failure("anchors (&name) are not allowed", _mark(event.start_mark))
-        return super().compose_node(parent, index)
+        if not isinstance(event, CollectionStartEvent):
+            return super().compose_node(parent, index)
+        if self._depth >= MAX_NESTING:
+            raise _Failure(f"YAML nests deeper than {MAX_NESTING} levels", _mark(event.start_mark))
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 class _PythonLoader(_CoreComposer, Reader, Scanner, Parser):
@@ -187,16 +200,7 @@ def _scalar(node: ScalarNode) -> Any:
     if tag == _TAG + "bool" and _BOOL.match(text):
         return text.lower() == "true"
     if tag == _TAG + "int" and _INT.match(text):
-        try:
-            if text.startswith("0o"):
-                return int(text[2:], 8)
-            if text.startswith("0x"):
-                return int(text[2:], 16)
-            return int(text)
-        except ValueError:  # more digits than sys.get_int_max_str_digits() allows
-            raise _Failure(
-                f"integer with {len(text)} characters is too long to read", node.start_mark
-            ) from None
+        return _integer(text, node.start_mark)
     # _FLOAT also matches plain decimal integers (``!!float 1``), not 0x/0o ones.
     if tag == _TAG + "float" and _FLOAT.match(text):
         lowered = text.lower()
@@ -206,6 +210,31 @@ def _scalar(node: ScalarNode) -> Any:
             return float("-inf") if lowered.startswith("-") else float("inf")
         return float(text)
     raise _Failure(f"{text!r} is not a valid {tag.removeprefix(_TAG)}", node.start_mark)
+
+
+def _integer(text: str, mark: Any) -> int:
+    """An int, refused when its decimal form passes Python's int/str conversion limit.
+
+    ``int()`` enforces the limit for decimal text only: a long ``0x…`` literal would be
+    read and then fail wherever it is printed (a report, a message).
+    """
+    try:
+        if text.startswith("0o"):
+            value = int(text[2:], 8)
+        elif text.startswith("0x"):
+            value = int(text[2:], 16)
+        else:
+            value = int(text)
+    except ValueError:  # more digits than sys.get_int_max_str_digits() allows
+        raise _Failure(integer_too_long(len(text.lstrip("+-"))), mark) from None
+    limit = sys.get_int_max_str_digits()
+    # below 10**limit for certain: 2**(3 * limit) = 8**limit
+    if limit and value.bit_length() > 3 * limit:
+        try:
+            str(value)
+        except ValueError:
+            raise _Failure(integer_too_long(None), mark) from None
+    return value
 
 
 def _construct(node: Node, path: Path, positions: Positions) -> Any:
@@ -256,6 +285,31 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
     return line, position - start + 1
 
 
+def _deepest(text: str) -> tuple[int | None, int | None]:
+    """Line/column (1-based) where the most deeply nested collection starts.
+
+    Only for the rare case where Python's recursion limit stops the composer before
+    :data:`~textcontract._json.MAX_NESTING` does (called deep inside another stack): the
+    parser's events come without recursion.
+    """
+    loader = _make_loader(text)
+    depth, deepest, where = 0, 0, None
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > deepest:
+                    deepest, where = depth, _mark(event.start_mark)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass  # the events up to a syntax error still tell where the nesting was
+    finally:
+        loader.dispose()
+    return (where.line + 1, where.column + 1) if where is not None else (None, None)
+
+
 def load_yaml(
     text: str, file: str | None = None, error: type[InputError] = InputError
 ) -> tuple[Any, Positions]:
@@ -290,7 +344,8 @@ def load_yaml(
     except yaml.YAMLError as exc:
         raise error(Problem(f"invalid YAML: {exc}", Location(file))) from None
     except RecursionError:
-        raise error(Problem("YAML nests too deeply", Location(file))) from None
+        line, column = _deepest(text)
+        raise error(Problem("YAML nests too deeply", Location(file, line, column))) from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from textcontract._json import decode_utf8, loads_strict
+from textcontract._files import read_input_text
+from textcontract._json import loads_strict
 from textcontract._yaml import Positions, load_yaml
 from textcontract.errors import InputError, Location, Problem
 from textcontract.model import BODY, Context, Document, type_name
@@ -23,12 +24,12 @@ _FRONT_MATTER_KEYS = ("surfaces", "claims", "states", "anchors")
 
 
 def read_text_file(path: Path, display: str) -> str:
-    """UTF-8 text of a file (BOM dropped); unreadable or invalid bytes are input errors."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError.at(f"cannot read file: {exc.strerror or exc}", display) from None
-    return decode_utf8(data, display)
+    """UTF-8 text of a file (BOM dropped); unreadable, refused or invalid input is an error.
+
+    The file is read by the one bounded reader (:mod:`textcontract._files`): regular files
+    and pipes only, at most the input size cap.
+    """
+    return read_input_text(path, display)
 
 
 def load_context_file(path: Path, display: str | None = None) -> Context:

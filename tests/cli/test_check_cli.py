@@ -197,3 +197,25 @@ def test_exit_codes_through_a_real_process(orders: Path, tmp_path: Path) -> None
         *contract,
     )
     assert again.stdout == ok.stdout
+
+
+def test_integers_beyond_the_digit_limit_are_input_errors_not_crashes(
+    orders: Path, tmp_path: Path
+) -> None:
+    contract = tmp_path / "c.yaml"
+    contract.write_text(
+        "textcontract: 1\nid: x\nversion: '1'\nrules:\n"
+        f"  - {{id: r, type: RequiredFact, key: order.id, equals: 0x{'f' * 4000}}}\n",
+        encoding="utf-8",
+    )
+    document = tmp_path / "d.md"
+    document.write_text(f"---\nclaims:\n  body: {{order.id: 0x{'f' * 4000}}}\n---\nHi\n", "utf-8")
+    for arguments, where in (
+        (["check", str(document), "-c", str(orders / "textcontract.yaml"), "-f", "json"], document),
+        (["check", str(orders / "order-1001.md"), "-c", str(contract), "-f", "json"], contract),
+    ):
+        completed = _subprocess(*arguments)
+        assert (completed.returncode, completed.stdout) == (2, "")
+        [line] = completed.stderr.splitlines()
+        assert line.startswith(f"error: {where}:")
+        assert "integer of more than 4300 digits is too long to read" in line

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -99,13 +101,17 @@ def test_anything_unusual_is_left_to_typer(arguments: list[str]) -> None:
     assert _parse(arguments) is None
 
 
-def test_failures_are_left_to_typer_and_print_nothing(
+def test_failures_are_reported_once_by_the_fast_path_as_typer_reports_them(
     orders: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = _args(orders, "--format", "json")
     missing[1] = str(tmp_path / "missing.md")
-    assert fast_check(missing) is None
-    assert capsys.readouterr() == ("", "")
+    assert fast_check(missing) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"error: {missing[1]}: cannot read file: No such file or directory\n"
+    result = runner.invoke(app, missing)
+    assert (result.exit_code, result.stderr) == (2, captured.err)
 
 
 def test_main_falls_back_to_typer_with_its_messages(
@@ -135,3 +141,61 @@ def test_main_exits_with_the_fast_path_code(
         main()
     assert exited.value.code == 0
     assert '"accepted": true' in capsys.readouterr().out
+
+
+def test_a_contract_from_a_process_substitution_and_a_bad_context_blame_the_context(
+    orders: Path, tmp_path: Path
+) -> None:
+    # bash gives `<(cat c.yaml)` as a pipe that can be read once: the command must run once.
+    bad = tmp_path / "bad.context.json"
+    bad.write_text('{"order.status": ', encoding="utf-8")
+    script = (
+        f'exec "$0" -m textcontract check {orders / "order-1001.md"} --context {bad} '
+        f'--contract <(cat {orders / "textcontract.yaml"}) --format "$1"'
+    )
+    for output_format in ("json", "jsonl"):
+        completed = subprocess.run(
+            ["bash", "-c", script, sys.executable, output_format],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert (completed.returncode, completed.stdout) == (2, "")
+        assert completed.stderr == f"error: {bad}:1:18: invalid JSON: Expecting value\n"
+
+
+def test_a_contract_from_a_process_substitution_is_read(orders: Path) -> None:
+    script = (
+        f'exec "$0" -m textcontract check {orders / "order-1001.md"} '
+        f"--context {orders / 'order-1001.context.json'} "
+        f"--contract <(cat {orders / 'textcontract.yaml'}) --format json"
+    )
+    completed = subprocess.run(
+        ["bash", "-c", script, sys.executable], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout)["accepted"] is True
+
+
+def test_a_failing_check_is_run_once(
+    orders: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import textcontract.cli._check_run as check_run
+
+    calls: list[object] = []
+    original = check_run.resolve_contract
+
+    def counted(contract: Path | None) -> object:
+        calls.append(contract)
+        return original(contract)
+
+    monkeypatch.setattr(check_run, "resolve_contract", counted)
+    arguments = _args(orders, "--format", "json")
+    arguments[3] = str(orders / "missing.context.json")
+    monkeypatch.setattr(sys, "argv", ["textcontract", *arguments])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    assert len(calls) == 1
+    assert "missing.context.json: cannot read file" in capsys.readouterr().err

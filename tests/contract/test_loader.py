@@ -306,7 +306,7 @@ def test_unreadable_includes_are_located_errors(tmp_path: Path) -> None:
         parse_contract_file(top, "c.yaml")
     rendered = [problem.render() for problem in caught.value.problems]
     assert rendered[0] == (
-        "c.yaml:3:11: include[0]: cannot include 'folder.yaml': cannot read file: Is a directory"
+        "c.yaml:3:11: include[0]: cannot include 'folder.yaml': cannot read file: it is a folder"
     )
     assert rendered[1] == "latin1.yaml (byte 23): invalid UTF-8 (invalid continuation byte)"
 

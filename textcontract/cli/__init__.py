@@ -22,15 +22,50 @@ def __getattr__(name: str) -> typer.Typer:
 
 def main() -> None:
     """Console-script entry point."""
+    from textcontract.cli._errors import terminate_on_sigterm
     from textcontract.cli._fast import fast_check
 
+    terminate_on_sigterm()
+    running = _threads()
     arguments = sys.argv[1:]
     code = fast_check(arguments)
-    if code is not None:
-        sys.exit(code)
-    from textcontract.cli._app import COMMAND_MODULES, build_app
+    if code is None:
+        from textcontract.cli._app import COMMAND_MODULES, build_app
 
-    # Only the invoked command's module is imported; anything else (no command, --help,
-    # --version, a mistyped command) gets the application with every command.
-    command = arguments[0] if arguments else None
-    build_app(command if command in COMMAND_MODULES else None)()
+        # Only the invoked command's module is imported; anything else (no command, --help,
+        # --version, a mistyped command) gets the application with every command.
+        command = arguments[0] if arguments else None
+        try:
+            build_app(command if command in COMMAND_MODULES else None)()
+        except SystemExit as exited:
+            _leave(exited.code, running)
+    _leave(code, running)
+
+
+def _threads() -> set[object]:
+    threading = sys.modules.get("threading")
+    return set() if threading is None else set(threading.enumerate())
+
+
+def _leave(code: object, running: set[object]) -> None:
+    """Exit with ``code``, without waiting for a helper thread (started since ``running``
+    was taken) that cannot end.
+
+    After an audit worker died, the process pool's manager thread can stay blocked on a
+    lock the dead process held; the interpreter would join it at exit, for ever. Output
+    and temporary files are settled by then, and the workers end with this process.
+    """
+    threading = sys.modules.get("threading")
+    stuck = threading is not None and any(
+        thread.is_alive() and not thread.daemon and thread not in running
+        for thread in threading.enumerate()
+    )
+    if stuck:
+        import contextlib
+        import os
+
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+    sys.exit(code)  # type: ignore[arg-type]

@@ -15,7 +15,8 @@ from typing import Annotated
 
 import typer
 
-from textcontract._version import __version__
+from textcontract.cli._help import Command
+from textcontract.cli._options import print_version
 
 __all__ = ["COMMAND_MODULES", "build_app"]  # and `app`, built on first access
 
@@ -42,18 +43,16 @@ COMMAND_MODULES = {
 }
 
 
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"textcontract {__version__}")
-        raise typer.Exit(0)
-
-
 def _root(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+        bool,
+        typer.Option(
+            "--version", "-V", callback=print_version, is_eager=True, help="Print the version."
+        ),
     ] = False,
 ) -> None:
     """textcontract: contracts for generated text."""
+    del version
 
 
 def build_app(command: str | None = None) -> typer.Typer:
@@ -65,11 +64,14 @@ def build_app(command: str | None = None) -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
     application.callback()(_root)
     modules = _MODULES if command is None else (COMMAND_MODULES[command],)
     for name in modules:
         importlib.import_module(name).register(application)
+    for registered in application.registered_commands:
+        registered.cls = Command
     return application
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,13 +13,21 @@ import typer
 
 from textcontract.audit import AuditResult, Corpus, audit_directory, load_corpus
 from textcontract.audit import Progress as ProgressCallback
+from textcontract.cli._atomic import (
+    FileSet,
+    check_output_file,
+    check_output_folder,
+    staged_file_set,
+)
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption
-from textcontract.cli._output import atomic_stream, emit_rendered, write_atomic
-from textcontract.errors import InputError
+from textcontract.cli._options import OutputOption, VersionOption
+from textcontract.cli._output import emit_rendered, output_sink
 from textcontract.formats.json_text import dumps_pretty, write_pretty
 
 __all__ = ["AuditFormat", "register", "run_audit_command", "write_files"]
+
+_ARTIFACTS = "the artifact set"
+_RECORDS = "the record set"
 
 
 AuditContractOption = Annotated[
@@ -27,6 +35,7 @@ AuditContractOption = Annotated[
     typer.Option(
         "--contract",
         "-c",
+        metavar="FILE",
         help="Contract file (default: audit.yaml's, else textcontract.yaml here or above).",
     ),
 ]
@@ -41,17 +50,10 @@ class AuditFormat(StrEnum):
     html = "html"
 
 
-def write_files(folder: Path, files: Iterable[tuple[str, dict[str, Any]]]) -> None:
-    """Write ``(relative path, JSON value)`` pairs under ``folder``, each atomically."""
-    for relative, value in files:
-        target = folder / relative
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError.at(
-                f"cannot create folder: {exc.strerror or exc}", str(target.parent)
-            ) from None
-        write_atomic(target, dumps_pretty(value))
+def write_files(files: FileSet, values: Iterable[tuple[str, dict[str, Any]]]) -> None:
+    """Add ``(relative path, JSON value)`` pairs to a staged set of files."""
+    for relative, value in values:
+        files.write(relative, dumps_pretty(value))
 
 
 @contextmanager
@@ -92,12 +94,8 @@ def _render(
         emit_audit_ci(result, output_format.value, output, load)
         return
     if output_format is AuditFormat.json:
-        if output is not None:
-            with atomic_stream(output) as stream:
-                write_pretty(result.streamed_report(), stream.write)
-        else:
-            write_pretty(result.streamed_report(), sys.stdout.write)
-            sys.stdout.flush()
+        with output_sink(output) as sink:
+            write_pretty(result.streamed_report(), sink.write)
         return
     from textcontract.formats.audit_text import render_audit_text  # imports rich
 
@@ -118,6 +116,12 @@ def run_audit_command(
     jobs: int = 1,
     allow_missing_rules: bool = False,
 ) -> int:
+    """Audit, then write the report, the artifact set and the record set: each set is
+    staged in full before the report is written and put in place after it, so a failure
+    anywhere leaves every old output as it was."""
+    check_output_file(output)
+    check_output_folder(artifacts, _ARTIFACTS)
+    check_output_folder(records, _RECORDS)
     with _progress_bar() as progress:
         result = audit_directory(
             directory,
@@ -134,11 +138,17 @@ def run_audit_command(
             directory, contract=contract, allow_missing_rules=allow_missing_rules, jobs=jobs
         )
 
-    _render(result, output_format, output, load)
-    if artifacts is not None:
-        write_files(artifacts, result.artifacts())
-    if records is not None:
-        write_files(records, result.records())
+    with ExitStack() as stack:
+        staged = []
+        if artifacts is not None:
+            staged.append(stack.enter_context(staged_file_set(artifacts, _ARTIFACTS)))
+            write_files(staged[-1], result.artifacts())
+        if records is not None:
+            staged.append(stack.enter_context(staged_file_set(records, _RECORDS)))
+            write_files(staged[-1], result.records())
+        _render(result, output_format, output, load)
+        for files in staged:
+            files.commit()
     return int(result.exit_code)
 
 
@@ -147,7 +157,10 @@ def register(app: typer.Typer) -> None:
     @exits_with_codes
     def audit_command(
         directory: Annotated[
-            Path, typer.Argument(help="Corpus folder: audit.yaml plus one YAML file per case.")
+            Path,
+            typer.Argument(
+                metavar="DIR", help="Corpus folder: audit.yaml plus one YAML file per case."
+            ),
         ],
         contract: AuditContractOption = None,
         output_format: Annotated[
@@ -157,25 +170,43 @@ def register(app: typer.Typer) -> None:
         artifacts: Annotated[
             Path | None,
             typer.Option(
-                "--artifacts", help="Write one evidence artifact per admitted probe here."
+                "--artifacts",
+                metavar="DIR",
+                help="Write one evidence artifact per admitted probe here (replaced as a set).",
             ),
         ] = None,
         records: Annotated[
             Path | None,
-            typer.Option("--records", help="Write sealed trial records (<case>/<variant>/…) here."),
+            typer.Option(
+                "--records",
+                metavar="DIR",
+                help="Write sealed trial records (<case>/<variant>/…) here (replaced as a set).",
+            ),
         ] = None,
         min_detection: Annotated[
             float | None,
-            typer.Option("--min-detection", min=0.0, max=1.0, help="Minimum detection score."),
+            typer.Option(
+                "--min-detection", min=0.0, max=1.0, metavar="RATE", help="Minimum detection score."
+            ),
         ] = None,
         min_preservation: Annotated[
             float | None,
-            typer.Option("--min-preservation", min=0.0, max=1.0, help="Minimum preservation rate."),
+            typer.Option(
+                "--min-preservation",
+                min=0.0,
+                max=1.0,
+                metavar="RATE",
+                help="Minimum preservation rate.",
+            ),
         ] = None,
         jobs: Annotated[
             int,
             typer.Option(
-                "--jobs", "-j", min=1, help="Processes that read and evaluate (this one included)."
+                "--jobs",
+                "-j",
+                min=1,
+                metavar="N",
+                help="Processes that read and evaluate (this one included).",
             ),
         ] = 1,
         allow_missing_rules: Annotated[
@@ -185,9 +216,11 @@ def register(app: typer.Typer) -> None:
                 help="Count expectations naming rules the contract lacks as not-applicable.",
             ),
         ] = False,
+        version: VersionOption = False,
     ) -> int:
         """Measure a contract on a corpus of labelled variants: detection, preservation,
         strength and verdict. Exit 0 when every threshold is met and the verdict is not FAIL."""
+        del version  # -V/--version is handled by its callback
         return run_audit_command(
             directory,
             contract=contract,

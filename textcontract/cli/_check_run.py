@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from pathlib import Path
 
+from textcontract.cli._atomic import check_output_file
 from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import (
     CONTRACT_FILENAME,
@@ -53,6 +54,7 @@ def run_check(
     output_format: CheckFormat,
     output: Path | None,
 ) -> int:
+    check_output_file(output)
     definition = resolve_contract(contract)
     loaded_context = (
         load_context_file(context, str(context)) if context is not None else Context.empty()

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from textcontract.audit import AuditResult, Corpus, variant_views
-from textcontract.cli._ci_output import Write, append_step_summary, writing
+from textcontract.cli._ci_output import Write, append_step_summary
+from textcontract.cli._output import output_sink
 
 __all__ = ["CI_AUDIT_FORMATS", "emit_audit_ci"]
 
@@ -52,7 +53,8 @@ def emit_audit_ci(
     """Render ``result`` in a CI format; ``load`` reads the corpus again when one needs it."""
     report = result.report
     thresholds = [check.to_json() for check in result.thresholds]
-    with writing(output) as write:
+    with output_sink(output) as sink:
+        write = sink.write
         if output_format == "junit":
             from textcontract.formats.audit_junit import write_audit_junit
 

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from textcontract._version import __version__
-from textcontract.cli._ci_output import Write, append_step_summary, writing
+from textcontract.cli._ci_output import Write, append_step_summary
+from textcontract.cli._output import output_sink
 from textcontract.contract import ParsedContract
 from textcontract.formats.check_findings import CheckedDocument, RuleInfo
 from textcontract.formats.json_text import write_pretty
@@ -47,7 +48,8 @@ def emit_check_ci(
     """Render ``reports`` (name as given, report) in a CI format to ``output`` or stdout."""
     base = os.getcwd()
     documents = _documents(reports)
-    with writing(output) as write:
+    with output_sink(output) as sink:
+        write = sink.write
         if output_format == "sarif":
             from textcontract.formats.sarif import SarifRun, sarif_log
 

@@ -1,37 +1,22 @@
 """Writing the CI formats (SPEC §12): where their text goes, and GitHub's job summary.
 
-The formats render into a ``write`` callable: a temporary file renamed over ``--output``
-when all went well, else standard output. With ``--format github`` a Markdown summary is
+The formats render into a ``write`` callable (``cli._output.output_sink``: ``--output``
+replaced atomically, else standard output). With ``--format github`` a Markdown summary is
 appended to the file ``GITHUB_STEP_SUMMARY`` names, when it names one.
 """
 
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable
 
-from textcontract.cli._output import atomic_stream
 from textcontract.errors import InputError
 
-__all__ = ["STEP_SUMMARY", "Write", "append_step_summary", "writing"]
+__all__ = ["STEP_SUMMARY", "Write", "append_step_summary"]
 
 STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 
 Write = Callable[[str], object]
-
-
-@contextmanager
-def writing(output: Path | None) -> Iterator[Write]:
-    """A ``write`` into ``output`` (atomically) or standard output."""
-    if output is not None:
-        with atomic_stream(output) as stream:
-            yield stream.write
-        return
-    yield sys.stdout.write
-    sys.stdout.flush()
 
 
 def append_step_summary(markdown: str) -> None:

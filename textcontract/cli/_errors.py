@@ -1,55 +1,117 @@
-"""The one place where exceptions become exit codes and stderr lines."""
+"""The one place where exceptions become exit codes and stderr lines.
+
+:func:`failure_exit_code` is called by both routes a command can take: the typer
+commands (through :func:`exits_with_codes`) and the typer-free fast path of ``check``
+(:mod:`textcontract.cli._fast`). It imports neither typer nor rich.
+"""
 
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import sys
-import traceback
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
-
-import typer
+from types import FrameType
+from typing import ParamSpec
 
 from textcontract.errors import ExitCode, InputError, TextcontractError
 
-__all__ = ["exits_with_codes"]
+__all__ = [
+    "INTERRUPTED",
+    "PIPE_CLOSED",
+    "TERMINATED",
+    "Terminated",
+    "exits_with_codes",
+    "failure_exit_code",
+    "terminate_on_sigterm",
+]
 
 P = ParamSpec("P")
-R = TypeVar("R")
+
+INTERRUPTED = 128 + signal.SIGINT
+"""Exit code after Ctrl-C (130), as shells report a process ended by SIGINT."""
+TERMINATED = 128 + signal.SIGTERM
+"""Exit code after SIGTERM (143)."""
+PIPE_CLOSED = 141
+"""Exit code when the reader of stdout went away (128 + SIGPIPE), as ``yes | head`` gives."""
 
 
-def _report(error: TextcontractError) -> None:
+class Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so that temporary files and worker processes
+    are cleaned up as on Ctrl-C. A ``BaseException``: ``except Exception`` must not stop it."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    del signum, frame
+    raise Terminated
+
+
+def terminate_on_sigterm() -> None:
+    """Turn SIGTERM into :class:`Terminated` (the console script does this at start)."""
+    signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test runner's capture): nothing will flush to the pipe
+
+
+def failure_exit_code(error: BaseException) -> int:
+    """Say on stderr what ``error`` means for the user and return the exit code.
+
+    Input errors print every problem (file:line:column: key: message) and give 2; a
+    refused artifact set 4; a dead worker or another failure of textcontract that it
+    recognises, one line and 3; Ctrl-C 130, SIGTERM 143, a closed stdout pipe 141 (no
+    message: the reader chose to stop). Anything else is a bug: exit 3 with its
+    traceback, to be reported.
+    """
     if isinstance(error, InputError):
         for problem in error.problems:
-            typer.echo(f"error: {problem.render()}", err=True)
-    else:
-        typer.echo(f"error: {error}", err=True)
+            _say(f"error: {problem.render()}")
+        return int(error.exit_code)
+    if isinstance(error, TextcontractError):
+        _say(f"error: {error}")
+        return int(error.exit_code)
+    if isinstance(error, KeyboardInterrupt):
+        _say("interrupted")
+        return INTERRUPTED
+    if isinstance(error, Terminated):
+        _say("terminated")
+        return TERMINATED
+    if isinstance(error, BrokenPipeError):
+        _silence_stdout()
+        return PIPE_CLOSED
+    import traceback  # only for a bug
+
+    _say("internal error (a bug in textcontract; please report it):")
+    traceback.print_exception(error, file=sys.stderr)
+    return int(ExitCode.INTERNAL_ERROR)
 
 
 def exits_with_codes(command: Callable[P, int]) -> Callable[P, None]:
-    """Wrap a command that returns its exit code; map library errors to theirs.
-
-    Input errors print every problem (file:line:column: key: message) and exit
-    2; a refused artifact set exits 4; anything unexpected is an internal
-    error (exit 3) and keeps its traceback, because it is a bug to report.
-    """
+    """Wrap a typer command that returns its exit code; failures go to
+    :func:`failure_exit_code`."""
+    import typer  # a command is registered on a typer application, so typer is loaded
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
             code = command(*args, **kwargs)
-        except TextcontractError as error:
-            _report(error)
-            raise typer.Exit(int(error.exit_code)) from None
-        except (typer.Exit, typer.Abort):
+        except (typer.Exit, typer.Abort, SystemExit):
             raise
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(130) from None
-        except Exception:
-            typer.echo("internal error (a bug in textcontract; please report it):", err=True)
-            traceback.print_exc(file=sys.stderr)
-            raise typer.Exit(int(ExitCode.INTERNAL_ERROR)) from None
+        except BaseException as error:
+            raise typer.Exit(failure_exit_code(error)) from None
         raise typer.Exit(code)
 
     return wrapper

@@ -7,11 +7,11 @@ It accepts only plain invocations — ``check``, document paths, and ``--context
 each with a value (``--name value`` or ``--name=value``) — and runs the same
 :func:`~textcontract.cli._check_run.run_check` the typer command runs. Anything else
 (help, another command, the text format, an unknown or malformed option, a value that
-starts with ``-``) returns ``None`` and typer parses the command line as always. So does
-any failure: the command is then run again through typer, whose error handling prints
-the messages and sets the exit code, so those stay the same by construction. A failure
-here happens before anything is written (the JSON formats are written in one piece at the
-end), except a failing write to stdout, which the second run meets again.
+starts with ``-``) returns ``None`` and typer parses the command line as always: the
+hand-over is for parsing only. Once the fast path has taken the command, it runs it once,
+and a failure is reported by :func:`~textcontract.cli._errors.failure_exit_code`, the
+same function the typer commands use — inputs are never read twice (a contract given as
+``<(cat c.yaml)`` can be read only once).
 """
 
 from __future__ import annotations
@@ -78,11 +78,9 @@ def fast_check(arguments: list[str]) -> int | None:
             CheckFormat(options["format"]),
             path("output"),
         )
-    except KeyboardInterrupt:
-        import sys
+    except SystemExit:
+        raise
+    except BaseException as error:
+        from textcontract.cli._errors import failure_exit_code
 
-        sys.stderr.write("interrupted\n")
-        sys.stderr.flush()
-        return 130
-    except Exception:
-        return None  # typer runs the command again and reports the failure as it always does
+        return failure_exit_code(error)

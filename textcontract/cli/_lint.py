@@ -9,8 +9,9 @@ from typing import Annotated
 import typer
 
 from textcontract.authoring import lint_contracts, lint_json
+from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption
+from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import parse_contract_file
 from textcontract.errors import ExitCode
@@ -34,6 +35,7 @@ def run_lint(
     registry: Registry | None = None,
 ) -> int:
     """Exit 1 only with ``strict`` and at least one warning; 2 on a contract error."""
+    check_output_file(output)
     parsed_contracts = [parse_contract_file(path, str(path), registry) for path in contracts]
     warnings = lint_contracts(parsed_contracts)
     document = lint_json(warnings)
@@ -48,7 +50,10 @@ def register(app: typer.Typer) -> None:
     @app.command("lint")
     @exits_with_codes
     def lint_command(
-        contracts: Annotated[list[Path], typer.Argument(help="Contracts (or rule packs) to lint.")],
+        contracts: Annotated[
+            list[Path],
+            typer.Argument(metavar="CONTRACT…", help="Contracts (or rule packs) to lint."),
+        ],
         output_format: Annotated[
             LintFormat, typer.Option("--format", "-f", help="Output format.")
         ] = LintFormat.text,
@@ -56,6 +61,8 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--strict", help="Exit 1 when there is any warning.")
         ] = False,
         output: OutputOption = None,
+        version: VersionOption = False,
     ) -> int:
         """Warn about dead patterns (DEAD_PATTERN) and impossible parameters (NEVER_HOLDS)."""
+        del version  # -V/--version is handled by its callback
         return run_lint(contracts, output_format, strict, output)

@@ -1,4 +1,4 @@
-"""Options shared by several commands."""
+"""Options shared by several commands, with metavars as users write them (``FILE``)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,44 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["ContractOption", "OutputOption"]
+from textcontract._version import __version__
+
+__all__ = ["ContractOption", "OutputOption", "VersionOption", "print_version"]
+
+
+def print_version(value: bool) -> None:
+    """The ``-V/--version`` callback of the application and of every command."""
+    if value:
+        typer.echo(f"textcontract {__version__}")
+        raise typer.Exit(0)
+
 
 ContractOption = Annotated[
     Path | None,
     typer.Option(
-        "--contract", "-c", help="Contract file (default: textcontract.yaml here or above)."
+        "--contract",
+        "-c",
+        metavar="FILE",
+        help="Contract file (default: textcontract.yaml here or above).",
     ),
 ]
 OutputOption = Annotated[
     Path | None,
-    typer.Option("--output", "-o", help="Write to this file (atomically) instead of stdout."),
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write to this file (atomically) instead of stdout.",
+    ),
+]
+VersionOption = Annotated[
+    bool,
+    typer.Option(
+        "--version",
+        "-V",
+        callback=print_version,
+        is_eager=True,
+        expose_value=False,
+        help="Print the version and exit.",
+    ),
 ]

@@ -1,61 +1,91 @@
-"""Writing command output: stdout, or a file replaced atomically."""
+"""Where command output goes: stdout, or a file written atomically (:mod:`._atomic`).
+
+A failing write is an :class:`InputError` naming the file (``<stdout>`` for standard
+output), except a closed pipe (``textcontract … | head``), which stays a
+:class:`BrokenPipeError` for :mod:`textcontract.cli._errors` to end quietly.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from io import StringIO
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Protocol
 
+from textcontract.cli._atomic import atomic_file, write_atomic
 from textcontract.errors import InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["atomic_stream", "emit", "emit_rendered", "write_atomic"]
+__all__ = ["STDOUT", "Sink", "emit", "emit_rendered", "output_sink"]
 
+STDOUT = "<stdout>"
+"""How standard output is named in messages."""
 _FILE_WIDTH = 120
 
 
+class Sink(Protocol):
+    def write(self, text: str, /) -> None: ...
+
+
+def _stdout_failure(exc: OSError) -> InputError:
+    return InputError.at(f"cannot write output: {exc.strerror or exc}", STDOUT)
+
+
+class _Stdout:
+    """Standard output as a :class:`Sink`."""
+
+    def write(self, text: str) -> None:
+        try:
+            sys.stdout.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _stdout_failure(exc) from None
+
+    def flush(self) -> None:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _stdout_failure(exc) from None
+
+
 @contextmanager
-def atomic_stream(path: Path) -> Iterator[TextIO]:
-    """A text stream on a temporary file beside ``path``, renamed over it when all went well.
-
-    Large outputs (an audit report of a big corpus) are written through it piece by
-    piece; nothing is left at ``path`` or beside it when writing fails.
-    """
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError.at(
-            f"cannot write output: folder {str(folder)!r} does not exist", str(path)
-        )
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            yield stream
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
-    with atomic_stream(path) as stream:
-        stream.write(text)
+def output_sink(output: Path | None) -> Iterator[Sink]:
+    """Write piece by piece to ``output`` (replaced when the block succeeds) or stdout."""
+    if output is not None:
+        with atomic_file(output) as sink:
+            yield sink
+        return
+    stdout = _Stdout()
+    yield stdout
+    stdout.flush()
 
 
 def emit(text: str, output: Path | None) -> None:
     """Send finished output to ``output`` (atomically) or stdout."""
-    if output is not None:
-        write_atomic(output, text)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    with output_sink(output) as sink:
+        sink.write(text)
+
+
+def _terminal_console() -> Console:
+    """A rich console on stdout whose closed pipe ends as every other one (exit 141)."""
+    from rich.console import Console
+
+    class Terminal(Console):
+        def on_broken_pipe(self) -> None:
+            # rich's own exits with 1, the code of a rejected document
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    return Terminal(highlight=False)
 
 
 def emit_rendered(render: Callable[[Console], None], output: Path | None) -> None:
@@ -66,7 +96,13 @@ def emit_rendered(render: Callable[[Console], None], output: Path | None) -> Non
     from rich.console import Console
 
     if output is None:
-        render(Console(highlight=False))
+        try:
+            render(_terminal_console())
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _stdout_failure(exc) from None
         return
     buffer = StringIO()
     render(

@@ -9,8 +9,9 @@ from typing import Annotated, Any
 import typer
 
 from textcontract.authoring import catalog_json, describe_packs, describe_rule_types
+from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption
+from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit, emit_rendered
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
@@ -29,6 +30,7 @@ def run_rules(
     output_format: RulesFormat, packs: bool, output: Path | None, registry: Registry | None = None
 ) -> int:
     """List rule types (or packs with ``packs``); always exit 0."""
+    check_output_file(output)
     registry = registry if registry is not None else default_registry()
     listed: list[dict[str, Any]] = (
         describe_packs(registry) if packs else describe_rule_types(registry)
@@ -54,6 +56,8 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--packs", help="List the shipped rule packs instead.")
         ] = False,
         output: OutputOption = None,
+        version: VersionOption = False,
     ) -> int:
         """List rule types with kind, parameters, codes and summary (plugins included)."""
+        del version  # -V/--version is handled by its callback
         return run_rules(output_format, packs, output)

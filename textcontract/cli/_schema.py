@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
+from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption
+from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit
 from textcontract.contract import contract_schema
 from textcontract.errors import ExitCode
@@ -29,6 +30,7 @@ def render_schema(registry: Registry) -> str:
 
 
 def run_schema(no_plugins: bool, output: Path | None, registry: Registry | None = None) -> int:
+    check_output_file(output)
     if registry is None:
         registry = default_registry(plugins=[] if no_plugins else None)
     emit(render_schema(registry), output)
@@ -50,7 +52,9 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         output: OutputOption = None,
+        version: VersionOption = False,
     ) -> int:
         """Print the JSON Schema (draft 2020-12) of contracts, installed plugins included."""
+        del version  # -V/--version is handled by its callback
         del output_format  # JSON is the only format
         return run_schema(no_plugins, output)

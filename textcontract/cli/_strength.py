@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
+from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption
+from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
@@ -29,7 +30,9 @@ class JsonFormat(StrEnum):
 
 
 FormatOption = Annotated[JsonFormat, typer.Option("--format", "-f", help="Output format.")]
-PolicyOption = Annotated[Path, typer.Option("--policy", help="Scoring policy file (YAML or JSON).")]
+PolicyOption = Annotated[
+    Path, typer.Option("--policy", metavar="FILE", help="Scoring policy file (YAML or JSON).")
+]
 
 
 def run_score(
@@ -40,6 +43,7 @@ def run_score(
     fixture_digest: str | None,
     output: Path | None,
 ) -> int:
+    check_output_file(output)
     loaded_policy = read_policy_file(policy)
     loaded_probe = read_probe_file(probe)
     loaded = [read_record_file(path) for path in records]
@@ -49,6 +53,7 @@ def run_score(
 
 
 def run_aggregate(artifacts: list[Path], policy: Path, output: Path | None) -> int:
+    check_output_file(output)
     loaded_policy = read_policy_file(policy)
     loaded = [read_json_input(path) for path in artifacts]
     result = aggregate(loaded, loaded_policy)
@@ -57,6 +62,7 @@ def run_aggregate(artifacts: list[Path], policy: Path, output: Path | None) -> i
 
 
 def run_compare(first: Path, second: Path, output: Path | None) -> int:
+    check_output_file(output)
     emit(dumps_pretty(compare(read_json_input(first), read_json_input(second))), output)
     return int(ExitCode.OK)
 
@@ -66,43 +72,56 @@ def register(app: typer.Typer) -> None:
     @exits_with_codes
     def score_command(
         record: Annotated[
-            list[Path], typer.Option("--record", help="A sealed trial record; repeat per trial.")
+            list[Path],
+            typer.Option(
+                "--record", metavar="FILE", help="A sealed trial record; repeat per trial."
+            ),
         ],
-        probe: Annotated[Path, typer.Option("--probe", help="The probe file.")],
+        probe: Annotated[Path, typer.Option("--probe", metavar="FILE", help="The probe file.")],
         policy: PolicyOption,
         corpus_digest: Annotated[
-            str | None, typer.Option("--corpus-digest", help="Attested corpus digest.")
+            str | None,
+            typer.Option("--corpus-digest", metavar="DIGEST", help="Attested corpus digest."),
         ] = None,
         fixture_digest: Annotated[
-            str | None, typer.Option("--fixture-digest", help="Attested fixture digest.")
+            str | None,
+            typer.Option("--fixture-digest", metavar="DIGEST", help="Attested fixture digest."),
         ] = None,
         output_format: FormatOption = JsonFormat.json,
         output: OutputOption = None,
+        version: VersionOption = False,
     ) -> int:
         """Score one probe's trial records into an evidence artifact. Exit 1 on a FAIL verdict."""
+        del version  # -V/--version is handled by its callback
         del output_format
         return run_score(record, probe, policy, corpus_digest, fixture_digest, output)
 
     @app.command("aggregate-strength")
     @exits_with_codes
     def aggregate_command(
-        artifacts: Annotated[list[Path], typer.Argument(help="Evidence artifacts of one run.")],
+        artifacts: Annotated[
+            list[Path], typer.Argument(metavar="ARTIFACT…", help="Evidence artifacts of one run.")
+        ],
         policy: PolicyOption,
         output_format: FormatOption = JsonFormat.json,
         output: OutputOption = None,
+        version: VersionOption = False,
     ) -> int:
         """Run-wide class rates and floor decisions. Exit 1 when a floor is missed, 4 on refusal."""
+        del version  # -V/--version is handled by its callback
         del output_format
         return run_aggregate(artifacts, policy, output)
 
     @app.command("compare")
     @exits_with_codes
     def compare_command(
-        first: Annotated[Path, typer.Argument(help="Artifact or audit report A.")],
-        second: Annotated[Path, typer.Argument(help="Artifact or audit report B.")],
+        first: Annotated[Path, typer.Argument(metavar="A", help="Artifact or audit report A.")],
+        second: Annotated[Path, typer.Argument(metavar="B", help="Artifact or audit report B.")],
         output_format: FormatOption = JsonFormat.json,
         output: OutputOption = None,
+        version: VersionOption = False,
     ) -> int:
         """Which measurement dominates: a-dominates-b, b-dominates-a, equivalent, incomparable."""
+        del version  # -V/--version is handled by its callback
         del output_format
         return run_compare(first, second, output)

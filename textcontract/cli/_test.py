@@ -9,8 +9,9 @@ from typing import Annotated
 import typer
 
 from textcontract.authoring import examples_json, run_examples
+from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption
+from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit, emit_rendered
 from textcontract.contract import parse_contract_file
 from textcontract.errors import ExitCode
@@ -35,6 +36,7 @@ def run_test(
     registry: Registry | None = None,
 ) -> int:
     """Load every contract first (exit 2 on any error), then run all examples."""
+    check_output_file(output)
     parsed_contracts = [parse_contract_file(path, str(path), registry) for path in contracts]
     runs = [run_examples(parsed) for parsed in parsed_contracts]
     document = examples_json(runs)
@@ -50,12 +52,17 @@ def register(app: typer.Typer) -> None:
     @exits_with_codes
     def test_command(
         contracts: Annotated[
-            list[Path], typer.Argument(help="Contracts (or rule packs) whose examples to run.")
+            list[Path],
+            typer.Argument(
+                metavar="CONTRACT…", help="Contracts (or rule packs) whose examples to run."
+            ),
         ],
         output_format: Annotated[
             TestFormat, typer.Option("--format", "-f", help="Output format.")
         ] = TestFormat.text,
         output: OutputOption = None,
+        version: VersionOption = False,
     ) -> int:
         """Run every rule example against its rule alone. Exit 1 on any mismatch."""
+        del version  # -V/--version is handled by its callback
         return run_test(contracts, output_format, output)

@@ -2,6 +2,7 @@
 
 from textcontract.audit.reading._case_files import (
     CaseReader,
+    case_files,
 )
 from textcontract.audit.reading._config import (
     AUDIT_FILE,
@@ -38,6 +39,7 @@ __all__ = [
     "Variant",
     "baseline_digest",
     "build_trial",
+    "case_files",
     "join_display",
     "read_config",
 ]

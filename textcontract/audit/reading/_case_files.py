@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from textcontract._files import path_problem
 from textcontract._yaml import load_yaml
 from textcontract.audit.reading._config import AUDIT_FILE, join_display
 from textcontract.audit.reading._model import (
@@ -27,7 +29,7 @@ from textcontract.inputs import load_context_file, load_document_file, read_text
 from textcontract.model import BODY, Context, Document, FactValue, Severity, validate_facts
 from textcontract.strength import ProbeClass
 
-__all__ = ["CaseReader"]
+__all__ = ["CaseReader", "case_files"]
 
 T = TypeVar("T")
 
@@ -80,6 +82,10 @@ class CaseReader:
         self, reader: FieldReader, reference: str, path: KeyPath, folder: Path, shown: str
     ) -> tuple[Path, str] | None:
         """A file named relative to a case file; it must resolve (symlinks followed) inside DIR."""
+        unusable = path_problem(reference)
+        if unusable is not None:
+            reader.problem(path, unusable)
+            return None
         resolved = (folder / reference).resolve()
         if not resolved.is_relative_to(self.resolved_root):
             reader.problem(
@@ -138,23 +144,6 @@ class CaseReader:
             return None
 
     # -- cases ------------------------------------------------------------------------------
-
-    def case_files(self) -> list[tuple[str, str]]:
-        """Every ``*.yaml`` under DIR except the top-level audit.yaml, sorted.
-
-        Each is ``(path relative to DIR, resolved path)``; plain strings, since a large
-        corpus has many.
-        """
-        top = str((self.root / AUDIT_FILE).resolve())
-        found = []
-        for path in self.root.rglob("*.yaml"):
-            if not path.is_file():
-                continue
-            resolved = os.path.realpath(path)
-            if resolved != top:
-                found.append((path.relative_to(self.root).as_posix(), resolved))
-        found.sort()
-        return found
 
     def case(self, path: Path, shown: str) -> Case | None:
         if not path.resolve().is_relative_to(self.resolved_root):
@@ -440,3 +429,38 @@ class CaseReader:
                     continue
                 found.append(Removal(state, key, reader.at((*at, state, index))))
         return tuple(found)
+
+
+def case_files(root: Path, display: str, problems: list[Problem]) -> list[tuple[str, str]]:
+    """Every ``*.yaml`` under DIR except the top-level audit.yaml, sorted.
+
+    Each is ``(path relative to DIR, resolved path)``; plain strings, since a large corpus
+    has many. A ``*.yaml`` that is not a regular file — a dangling symlink, a FIFO, a
+    device — is a problem naming it: a case file must never be skipped silently.
+    """
+    top = os.path.realpath(root / AUDIT_FILE)
+    found = []
+    for path in root.rglob("*.yaml"):
+        relative = path.relative_to(root).as_posix()
+        problem = _not_a_case_file(path)
+        if problem is not None:
+            where = Location(join_display(display, relative))
+            problems.append(Problem(f"case file {problem}", where))
+        elif not path.is_dir() and (resolved := os.path.realpath(path)) != top:
+            found.append((relative, resolved))
+    found.sort()
+    return found
+
+
+def _not_a_case_file(path: Path) -> str | None:
+    """Why a ``*.yaml`` path of the corpus is no case file, or None (a file, or a folder)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if path.is_symlink():
+            return f"is a symbolic link to {os.readlink(path)!r}, whose target fails: {reason}"
+        return f"cannot be read: {reason}"
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "is not a regular file (a FIFO, device or socket)"

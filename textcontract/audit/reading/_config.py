@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from textcontract._files import path_problem
 from textcontract._yaml import Positions, load_yaml
 from textcontract.contract import CONTRACT_FILENAME, locate_contract
 from textcontract.errors import InputError, Location, Problem
@@ -71,6 +72,8 @@ def _contract_location(
 ) -> tuple[Path | None, str]:
     """``--contract``, else audit.yaml's ``contract:``, else the nearest textcontract.yaml."""
     if override is None and reference is not None:
+        if path_problem(reference) is not None:
+            return None, ""  # read_config reported it where audit.yaml says it
         return root / reference, join_display(display, reference)
     found = locate_contract(override)
     if found is None:
@@ -105,9 +108,14 @@ def read_config(
         except InputError as error:
             problems.extend(error.problems)
             data, positions = {}, Positions(shown)
+            if override is None:  # its contract is unknown, not missing: say nothing more
+                return AuditConfig(shown, None, policy, thresholds), None, ""
         reader = FieldReader(shown, positions)
         fields = reader.mapping({} if data is None else data, (), optional=_CONFIG_KEYS)
         reference = reader.string(fields.get("contract", MISSING), ("contract",), None, blank=False)
+        unusable = path_problem(reference) if reference is not None else None
+        if unusable is not None:
+            reader.problem(("contract",), unusable)
         if "policy" in fields:
             policy = read_scoring_policy(reader, fields["policy"], ("policy",))
         if "thresholds" in fields:

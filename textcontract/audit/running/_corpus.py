@@ -19,11 +19,11 @@ from pathlib import Path
 from textcontract.audit.reading import (
     AuditConfig,
     Case,
-    CaseReader,
     Thresholds,
     Trial,
     Variant,
     build_trial,
+    case_files,
     read_config,
 )
 from textcontract.audit.running._case_passes import (
@@ -238,9 +238,9 @@ def load_into(
     shown = display if display is not None else str(directory)
     if not directory.is_dir():
         raise InputError.at("the corpus folder does not exist (or is not a folder)", shown)
-    found = CaseReader(directory, shown, None, allow_missing_rules, []).case_files()
-    pool.start(len(found))
     problems: list[Problem] = []
+    found = case_files(directory, shown, problems)
+    pool.start(len(found))
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     parsed = _load_contract(contract_path, contract_display, registry, problems)
     setup = _setup(directory, shown, parsed, allow_missing_rules, config.policy)

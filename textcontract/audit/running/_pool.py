@@ -10,17 +10,30 @@ Work goes out in batches (fewer round trips), at most a few per worker in
 flight; results come back in submission order whoever computed them, so the
 outcome is the same whatever ``jobs`` is. Below :data:`MIN_ITEMS_FOR_WORKERS`
 items no worker is started: spawning one costs more than it would save.
+
+Workers die with this process, however it ends (SIGKILL included), so that none is left
+running with parent 1 and the caller's pipes open: see :func:`_die_with_parent`. A
+worker that dies makes the run an :class:`~textcontract.errors.InternalError` (exit 3,
+one line), not a traceback.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from types import TracebackType
 from typing import Any, Generic, TypeVar
+
+from textcontract.errors import InternalError
 
 __all__ = ["MIN_ITEMS_FOR_WORKERS", "Pool"]
 
@@ -39,6 +52,59 @@ _STATE: dict[str, Any] = {}
 """A worker's state (``"state"``) and the setup it was made from (``"setup"``); never set in
 this process. A batch brings its setup along; a worker makes its state again only when
 the setup differs from the last one (once per pass)."""
+
+
+_PR_SET_PDEATHSIG = 1
+_PARENT_POLL_SECONDS = 0.5
+_LIVENESS_SECONDS = 0.5
+_ABANDON_SECONDS = 10.0
+"""How often a wait for a worker's result checks that every worker still lives."""
+
+
+def _parent_death_signal() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies (``prctl(PR_SET_PDEATHSIG)``).
+
+    The signal comes when the *thread* that started the worker ends; the pool is started
+    and used by one thread for its whole life, so that is the parent's end too.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):
+        return False
+    return bool(prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+
+
+def watch_parent(parent: int, interval: float = _PARENT_POLL_SECONDS) -> threading.Thread:
+    """Exit this process soon after ``parent`` is gone (a daemon thread polling
+    ``os.getppid()``): the portable fallback where there is no parent-death signal."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    watcher = threading.Thread(target=watch, name="textcontract-parent-watch", daemon=True)
+    watcher.start()
+    return watcher
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end when ``parent`` (the process that started the pool) ends."""
+    if not _parent_death_signal():
+        watch_parent(parent)
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
+def _worker_died(error: BrokenProcessPool) -> InternalError:
+    return InternalError(
+        "a worker process ended unexpectedly (killed, or out of memory); the audit stopped "
+        f"({error}); run again, or with --jobs 1"
+    )
 
 
 def _warm_up() -> None:
@@ -74,6 +140,7 @@ class Pool(Generic[S]):
         self.jobs = jobs
         self.started = False
         self._executor: ProcessPoolExecutor | None = None
+        self._broken = False
 
     @property
     def workers(self) -> int:
@@ -87,7 +154,10 @@ class Pool(Generic[S]):
         self.started = True
         if self.jobs > 1 and items >= MIN_ITEMS_FOR_WORKERS:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.jobs - 1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.jobs - 1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_die_with_parent,
+                initargs=(os.getpid(),),
             )
             for _ in range(self.workers):
                 self._executor.submit(_warm_up)
@@ -102,7 +172,10 @@ class Pool(Generic[S]):
         trace: TracebackType | None,
     ) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=error is not None)
+            if self._broken:
+                _abandon(self._executor)
+            else:
+                self._executor.shutdown(wait=True, cancel_futures=error is not None)
             self._executor = None
 
     def map(
@@ -124,7 +197,22 @@ class Pool(Generic[S]):
             for item in items:
                 yield work(local, item)
             return
-        executor, shipped = self._executor, setup()
+        try:
+            yield from self._spread(self._executor, setup(), work, items, batch, local)
+        except BrokenProcessPool as error:
+            self._broken = True
+            raise _worker_died(error) from None
+
+    def _spread(
+        self,
+        executor: ProcessPoolExecutor,
+        shipped: Callable[[], S],
+        work: Callable[[S, T], R],
+        items: Iterable[T],
+        batch: int,
+        local: S,
+    ) -> Iterator[R]:
+        """:meth:`map` with workers: batches to them while they keep up, else done here."""
         limit = self.workers * _IN_FLIGHT_PER_WORKER
         pending: deque[_Sent[T, R] | list[R]] = deque()
         for chunk in _batched(items, batch):
@@ -134,14 +222,14 @@ class Pool(Generic[S]):
             else:
                 pending.append([work(local, item) for item in chunk])
             while pending and (len(pending) > _BACKLOG or _ready(pending[0])):
-                yield from _results(pending.popleft())
+                yield from _results(pending.popleft(), executor)
         # Nothing left to hand out: take back the batches no worker has started yet.
         for index in range(len(pending) - 1, -1, -1):
             entry = pending[index]
             if isinstance(entry, _Sent) and entry.future.cancel():
                 pending[index] = [work(local, item) for item in entry.chunk]
         while pending:
-            yield from _results(pending.popleft())
+            yield from _results(pending.popleft(), executor)
 
     def finish(self) -> None:
         """No more work: let the workers exit while this process goes on (``__exit__`` waits)."""
@@ -167,5 +255,36 @@ def _ready(entry: _Sent[T, R] | list[R]) -> bool:
     return not isinstance(entry, _Sent) or entry.future.done()
 
 
-def _results(entry: _Sent[T, R] | list[R]) -> list[R]:
-    return entry.future.result() if isinstance(entry, _Sent) else entry
+def _results(entry: _Sent[T, R] | list[R], executor: ProcessPoolExecutor) -> list[R]:
+    """A batch's results; waiting for a worker's, check now and then that none died.
+
+    The executor notices a dead worker itself, unless the worker died holding one of the
+    queues' locks: then nothing would ever wake this process, so it looks for itself.
+    """
+    if not isinstance(entry, _Sent):
+        return entry
+    while True:
+        try:
+            return entry.future.result(timeout=_LIVENESS_SECONDS)
+        except TimeoutError:
+            if any(process.exitcode is not None for process in _processes(executor)):
+                raise BrokenProcessPool("a worker process died") from None
+
+
+def _processes(executor: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """The executor's worker processes (it keeps them in a private attribute)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
+def _abandon(executor: ProcessPoolExecutor) -> None:
+    """End a pool whose worker died: stop the other workers, and give the executor's
+    manager thread a few seconds to clean up rather than waiting for ever — its queues'
+    locks may be held by the dead process for good (the console script then exits without
+    joining it)."""
+    manager = getattr(executor, "_executor_manager_thread", None)
+    for process in _processes(executor):
+        if process.exitcode is None:
+            process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
+    if isinstance(manager, threading.Thread):
+        manager.join(timeout=_ABANDON_SECONDS)

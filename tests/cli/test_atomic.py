@@ -1,0 +1,298 @@
+"""The atomic writers in this process: the file-set writer's portable paths (no atomic
+exchange, no syncfs), write failures, special files, stdout and the exit-code mapping."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import resource
+import signal
+import socket
+import stat
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import textcontract.cli._atomic as atomic
+from textcontract.cli import main
+from textcontract.cli._atomic import (
+    FileSet,
+    atomic_file,
+    check_output_file,
+    staged_file_set,
+    write_atomic,
+)
+from textcontract.cli._errors import Terminated, failure_exit_code, terminate_on_sigterm
+from textcontract.cli._output import emit, emit_rendered
+from textcontract.errors import InputError
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _no_exchange(first: Path, second: Path) -> bool:
+    del first, second
+    return False  # as on a system (or a file system) without renameat2(RENAME_EXCHANGE)
+
+
+def _old_set(tmp_path: Path) -> Path:
+    folder = tmp_path / "set"
+    (folder / "a").mkdir(parents=True)
+    (folder / "a" / "old.json").write_text("old", encoding="utf-8")
+    return folder
+
+
+def _write_new(folder: Path) -> None:
+    with staged_file_set(folder, "the set") as files:
+        files.write("a/new.json", "new")
+        files.write("b/c/deep.json", "deep")
+        files.commit()
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
+@pytest.mark.parametrize("syncfs", [True, False], ids=["syncfs", "fsync-each"])
+def test_a_set_replaces_the_old_one_on_every_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool, syncfs: bool
+) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(handle: int) -> None:
+        synced.append(handle)
+        real_fsync(handle)
+
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    if not exchange:
+        monkeypatch.setattr(atomic, "_exchange", _no_exchange)
+    if not syncfs:
+        monkeypatch.setattr(atomic, "_syncfs", lambda: None)
+    folder = _old_set(tmp_path)
+    _write_new(folder)
+    assert _files(folder) == {"a/new.json": "new", "b/c/deep.json": "deep"}
+    assert [p.name for p in tmp_path.iterdir()] == ["set"]
+    # two files and four folders one by one, or one syncfs; then the parent folder
+    assert len(synced) == (1 if syncfs else 7)
+
+
+def test_a_failing_second_rename_puts_the_old_set_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(atomic, "_exchange", _no_exchange)
+    real_rename = os.rename
+    calls: list[str] = []
+
+    def rename(source: Path, target: Path) -> None:
+        calls.append(Path(target).name)
+        if len(calls) == 3:  # staging -> set, after set -> .set.*.old
+            raise OSError(5, "Input/output error")
+        real_rename(source, target)
+
+    monkeypatch.setattr(os, "rename", rename)
+    folder = _old_set(tmp_path)
+    with pytest.raises(InputError) as caught:
+        _write_new(folder)
+    assert str(caught.value) == f"{folder}: cannot write the set: Input/output error"
+    assert _files(folder) == {"a/old.json": "old"}
+    assert [p.name for p in tmp_path.iterdir()] == ["set"]
+
+
+def test_a_new_set_needs_no_old_one(tmp_path: Path) -> None:
+    _write_new(tmp_path / "fresh")
+    assert _files(tmp_path / "fresh") == {"a/new.json": "new", "b/c/deep.json": "deep"}
+
+
+def test_an_empty_old_folder_is_replaced(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    _write_new(tmp_path / "empty")
+    assert _files(tmp_path / "empty") == {"a/new.json": "new", "b/c/deep.json": "deep"}
+
+
+def test_a_set_left_uncommitted_leaves_nothing(tmp_path: Path) -> None:
+    folder = _old_set(tmp_path)
+    with staged_file_set(folder, "the set") as files:
+        files.write("x.json", "never")
+    assert _files(folder) == {"a/old.json": "old"}
+    assert [p.name for p in tmp_path.iterdir()] == ["set"]
+
+
+@pytest.mark.parametrize("relative", ["", "/abs.json", "../up.json", "a/../../up.json"])
+def test_a_path_outside_the_set_is_refused(tmp_path: Path, relative: str) -> None:
+    with (
+        staged_file_set(tmp_path / "set", "the set") as files,
+        pytest.raises(ValueError, match="is not a path inside the set"),
+    ):
+        files.write(relative, "x")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_root_folder_is_never_replaced() -> None:
+    with pytest.raises(InputError, match="the root folder cannot be replaced"):
+        FileSet(Path("/"), "the set")
+
+
+# -- single files, in this process ----------------------------------------------------------
+
+
+def _no_access(path: object, mode: int) -> bool:
+    del path, mode
+    return False
+
+
+@pytest.fixture
+def file_size_limit() -> Iterator[None]:
+    """Writes past 4 KiB fail with EFBIG (SIGXFSZ ignored) for the test's duration."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, handler)
+
+
+def test_a_large_write_past_the_limit_fails_naming_the_file(
+    tmp_path: Path, file_size_limit: None
+) -> None:
+    del file_size_limit
+    target = tmp_path / "out.json"
+    with pytest.raises(InputError) as caught, atomic_file(target) as sink:
+        sink.write("x" * 100_000)
+    assert str(caught.value) == f"{target}: cannot write output: File too large"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_set_file_past_the_limit_fails_naming_it(tmp_path: Path, file_size_limit: None) -> None:
+    del file_size_limit
+    with pytest.raises(InputError) as caught, staged_file_set(tmp_path / "set", "the set") as files:
+        files.write("a/b.json", "x" * 100_000)
+    assert str(caught.value) == f"{tmp_path}/set/a/b.json: cannot write the set: File too large"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_device_and_a_fifo_are_written_into(tmp_path: Path) -> None:
+    write_atomic(Path("/dev/null"), "nothing")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    write_atomic(fifo, "through the pipe")
+    reader.join(timeout=10)
+    assert received == [b"through the pipe"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        pytest.param("socket", "it is a socket", id="socket"),
+        pytest.param("file-as-folder", "Not a directory", id="parent-is-a-file"),
+        pytest.param("unwritable", "the folder '{folder}' is not writable", id="unwritable"),
+    ],
+)
+def test_unwritable_targets_are_named_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: str, reason: str
+) -> None:
+    target = tmp_path / "out.json"
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        if make == "socket":
+            server.bind(str(target))
+        elif make == "file-as-folder":
+            (tmp_path / "file").write_text("x", encoding="utf-8")
+            target = tmp_path / "file" / "out.json"
+        else:  # as root every folder is writable: say what a read-only one would
+            monkeypatch.setattr(os, "access", _no_access)
+        with pytest.raises(InputError) as caught:
+            check_output_file(target)
+        assert str(caught.value) == (
+            f"{target}: cannot write output: {reason.format(folder=tmp_path)}"
+        )
+    finally:
+        server.close()
+
+
+def test_a_temporary_name_in_use_is_not_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tokens = iter([b"\0" * 6, b"\0" * 6, b"\1" * 6])
+    monkeypatch.setattr(os, "urandom", lambda size: next(tokens) if size == 6 else b"")
+    taken = tmp_path / f".out.json.{'00' * 6}.tmp"
+    taken.write_text("someone else's", encoding="utf-8")
+    write_atomic(tmp_path / "out.json", "mine")
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == "mine"
+    assert taken.read_text(encoding="utf-8") == "someone else's"
+
+
+# -- stdout and the exit-code mapping -------------------------------------------------------
+
+
+class _FailingStdout(io.StringIO):
+    """A stdout whose writes fail with ``error`` (rich asks for a real descriptor too)."""
+
+    def __init__(self, error: OSError, descriptor: int) -> None:
+        super().__init__()
+        self._error = error
+        self._descriptor = descriptor
+
+    def write(self, text: str) -> int:
+        del text
+        raise self._error
+
+    def fileno(self) -> int:
+        return self._descriptor
+
+
+def test_a_failing_stdout_is_an_input_error_and_a_closed_one_stays_a_broken_pipe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with open(os.devnull, "w", encoding="utf-8") as devnull:
+        full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        monkeypatch.setattr(sys, "stdout", _FailingStdout(full, devnull.fileno()))
+        with pytest.raises(InputError, match="<stdout>: cannot write output: No space left"):
+            emit("x", None)
+        with pytest.raises(InputError, match="<stdout>: cannot write output: No space left"):
+            emit_rendered(lambda console: console.print("x"), None)
+        closed = BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        monkeypatch.setattr(sys, "stdout", _FailingStdout(closed, devnull.fileno()))
+        with pytest.raises(BrokenPipeError):
+            emit("x", None)
+        with pytest.raises(BrokenPipeError):
+            emit_rendered(lambda console: console.print("x"), None)
+
+
+def test_signals_and_closed_pipes_map_to_their_exit_codes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert failure_exit_code(Terminated()) == 143
+    assert failure_exit_code(BrokenPipeError()) == 141
+    assert capsys.readouterr().err == "terminated\n"
+    terminate_on_sigterm()
+    with pytest.raises(Terminated):
+        _signal_and_wait(signal.SIGTERM)
+
+
+def _signal_and_wait(signum: int) -> None:
+    os.kill(os.getpid(), signum)
+    time.sleep(5)  # the handler raises long before this ends
+
+
+def test_main_runs_a_typer_command_and_exits_with_its_code(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["textcontract", "rules", "--format", "json"])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 0
+    assert '"rule_types"' in capsys.readouterr().out

@@ -1,0 +1,326 @@
+"""How a run ends: signals (SIGINT, SIGTERM, SIGKILL), dead workers and internal errors,
+tested with real processes (and through CliRunner where a process is not needed)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import ClassVar, cast
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.audit.audit_builders import REFUND, REWORD, case_text, preserve, violation, write_corpus
+from textcontract.audit.running._pool import Pool, _results, _Sent, watch_parent
+from textcontract.cli import app
+from textcontract.cli._fast import fast_check
+from textcontract.errors import InternalError
+
+runner = CliRunner()
+REPO = Path(__file__).resolve().parents[2]
+ORDERS = REPO / "fixtures" / "orders"
+_MAIN = "from textcontract.cli import main\nmain()\n"
+
+
+@pytest.fixture(scope="module")
+def big_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A corpus that takes a few seconds with --jobs 3, so that it is running when signalled."""
+    cases = {
+        f"c{i:04d}.yaml": case_text(violation("v1", REFUND) + preserve("p1", REWORD), f"c{i:04d}")
+        for i in range(3000)
+    }
+    return write_corpus(tmp_path_factory.mktemp("big"), cases)
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stream:
+            text = stream.read()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()  # state, ppid, ...
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat_fields(int(entry))
+            if fields is not None and int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _workers(pid: int) -> list[int]:
+    workers = []
+    for child in _children(pid):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as stream:
+                if b"spawn_main" in stream.read():
+                    workers.append(child)
+        except OSError:
+            continue
+    return workers
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return fields is not None and fields[0] != "Z"  # a zombie has ended
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def _start_audit(corpus: Path, *extra: str) -> tuple[subprocess.Popen[bytes], list[int]]:
+    """``audit --jobs 3`` in a real process, once its two workers are running."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", _MAIN, "audit", str(corpus), "-f", "json", "--jobs", "3", *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert _wait_for(lambda: len(_workers(process.pid)) == 2, 60), "the workers never started"
+    return process, _workers(process.pid)
+
+
+def _finish(process: subprocess.Popen[bytes], seconds: float = 60) -> bytes:
+    """stderr once ``process`` ended; a process that hangs is killed and fails the test."""
+    try:
+        _, err = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"the process did not end within {seconds} s")
+    return err
+
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+def test_workers_die_with_a_killed_parent(big_corpus: Path) -> None:
+    process, workers = _start_audit(big_corpus)
+    with process:
+        process.kill()
+        process.wait(timeout=30)
+        assert _wait_for(lambda: not any(_alive(w) for w in workers), 5), "workers outlived it"
+        assert process.stderr is not None
+        process.stderr.read()  # returns: no worker holds the pipe open any more
+
+
+def test_sigterm_ends_the_run_with_143_and_cleans_up(big_corpus: Path, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    process, workers = _start_audit(big_corpus, "--output", str(report))
+    with process:
+        process.terminate()
+        err = _finish(process)
+    assert (process.returncode, err) == (143, b"terminated\n")
+    assert _wait_for(lambda: not any(_alive(w) for w in workers), 5)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sigint_ends_the_run_with_130(big_corpus: Path) -> None:
+    process, workers = _start_audit(big_corpus)
+    with process:
+        process.send_signal(signal.SIGINT)
+        err = _finish(process)
+    assert (process.returncode, err) == (130, b"interrupted\n")
+    assert _wait_for(lambda: not any(_alive(w) for w in workers), 5)
+
+
+def test_a_killed_worker_is_exit_3_with_one_line(big_corpus: Path) -> None:
+    process, workers = _start_audit(big_corpus)
+    with process:
+        os.kill(workers[0], signal.SIGKILL)
+        err = _finish(process)
+    assert process.returncode == 3
+    lines = err.decode().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(
+        "error: a worker process ended unexpectedly (killed, or out of memory); the audit stopped"
+    )
+    assert lines[0].endswith("; run again, or with --jobs 1")
+
+
+def _kill_this_worker(state: int, item: int) -> int:
+    if os.getpid() != state:  # in a worker: die as if the OOM killer came
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item
+
+
+def test_a_dead_worker_is_an_internal_error_of_the_pool() -> None:
+    parent = os.getpid()
+    with Pool[int](2) as pool:
+        pool.start(100)
+        with pytest.raises(InternalError, match="a worker process ended unexpectedly"):
+            list(pool.map(_kill_this_worker, range(100), 1, parent, lambda: _parent_state))
+
+
+def _parent_state() -> int:
+    return -1  # a worker's state: never this process's pid
+
+
+class _DeadProcess:
+    exitcode = -9
+
+
+class _ExecutorWithADeadWorker:
+    _processes: ClassVar[dict[int, _DeadProcess]] = {1: _DeadProcess()}
+
+
+def test_a_wait_for_a_result_notices_a_dead_worker_the_executor_missed() -> None:
+    # A worker that dies holding a queue lock leaves the executor blind; the wait looks.
+    never: Future[list[int]] = Future()
+    executor = cast(ProcessPoolExecutor, _ExecutorWithADeadWorker())
+    with pytest.raises(BrokenProcessPool, match="a worker process died"):
+        _results(_Sent(never, [1]), executor)
+
+
+def test_exit_does_not_wait_for_a_stuck_thread_the_command_left() -> None:
+    script = (
+        "import sys, threading\n"
+        "from textcontract.cli import _leave, _threads\n"
+        "running = _threads()\n"
+        "threading.Thread(target=threading.Event().wait).start()  # never ends\n"
+        "print('leaving', flush=True)\n"
+        "_leave(3, running)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (completed.returncode, completed.stdout, completed.stderr) == (3, "leaving\n", "")
+
+
+def test_the_portable_parent_watch_ends_an_orphan() -> None:
+    # A child without a parent-death signal, watched by polling only; its parent is killed.
+    orphan = (
+        "import os, time\n"
+        "from textcontract.audit.running._pool import watch_parent\n"
+        "watch_parent(os.getppid(), 0.05)\n"
+        "time.sleep(60)\n"
+    )
+    parent = (
+        "import subprocess, sys, time\n"
+        f"child = subprocess.Popen([sys.executable, '-c', {orphan!r}])\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    with subprocess.Popen([sys.executable, "-c", parent], stdout=subprocess.PIPE) as process:
+        assert process.stdout is not None
+        child = int(process.stdout.readline())
+        assert _wait_for(lambda: _alive(child), 10)
+        time.sleep(0.5)  # let the watch start
+        assert _alive(child)
+        process.kill()
+        process.wait(timeout=30)
+    assert _wait_for(lambda: not _alive(child), 5), "the orphan kept running"
+
+
+def test_watch_parent_returns_a_daemon_thread() -> None:
+    watcher = watch_parent(os.getppid(), 0.05)
+    assert watcher.daemon
+    assert watcher.is_alive()
+
+
+# -- internal errors and Ctrl-C without a process -------------------------------------------
+
+
+def _check_arguments() -> list[str]:
+    return [
+        "check",
+        str(ORDERS / "order-1001.md"),
+        "--contract",
+        str(ORDERS / "textcontract.yaml"),
+        "--format",
+        "json",
+    ]
+
+
+def _raise(error: BaseException) -> Callable[..., object]:
+    def raising(*args: object, **kwargs: object) -> object:
+        del args, kwargs
+        raise error
+
+    return raising
+
+
+def test_an_internal_error_is_exit_3_with_a_traceback_on_both_routes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import textcontract.cli._check_run as check_run
+
+    monkeypatch.setattr(check_run, "evaluate", _raise(RuntimeError("a bug")))
+    result = runner.invoke(app, [*_check_arguments()[:-1], "text"])
+    assert result.exit_code == 3
+    assert result.stderr.startswith("internal error (a bug in textcontract; please report it):\n")
+    assert "Traceback (most recent call last):" in result.stderr
+    assert result.stderr.endswith("RuntimeError: a bug\n")
+    assert fast_check(_check_arguments()) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("internal error (a bug in textcontract; please report it):\n")
+    assert err.endswith("RuntimeError: a bug\n")
+
+
+def test_an_internal_error_in_a_real_process_is_exit_3() -> None:
+    boom = (
+        "import textcontract.cli._check_run as m\n"
+        "def boom(*args, **kwargs): raise RuntimeError('a bug')\n"
+        "m.evaluate = boom\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", boom + _MAIN, *_check_arguments()],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert (completed.returncode, completed.stdout) == (3, "")
+    assert completed.stderr.startswith("internal error (a bug in textcontract; please report it):")
+    assert completed.stderr.endswith("RuntimeError: a bug\n")
+
+
+def test_ctrl_c_is_exit_130_on_both_routes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import textcontract.cli._check_run as check_run
+
+    monkeypatch.setattr(check_run, "evaluate", _raise(KeyboardInterrupt()))
+    result = runner.invoke(app, _check_arguments())
+    assert (result.exit_code, result.stdout, result.stderr) == (130, "", "interrupted\n")
+    assert fast_check(_check_arguments()) == 130
+    assert capsys.readouterr() == ("", "interrupted\n")
+
+
+def test_ctrl_c_in_a_real_check_process_is_exit_130(tmp_path: Path) -> None:
+    # The check is made to wait, so that the signal comes while it runs.
+    slow = (
+        "import time, textcontract.cli._check_run as m\n"
+        "original = m.evaluate\n"
+        "def slow(*args, **kwargs):\n"
+        "    print('running', flush=True)\n"
+        "    time.sleep(60)\n"
+        "m.evaluate = slow\n"
+    )
+    report = tmp_path / "report.json"
+    with subprocess.Popen(
+        [sys.executable, "-c", slow + _MAIN, *_check_arguments(), "--output", str(report)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline() == b"running\n"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert (process.returncode, out, err) == (130, b"", b"interrupted\n")
+    assert list(tmp_path.iterdir()) == []
