@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from textcontract._json import loads_strict
 from textcontract.errors import InputError
-from textcontract.model import Context, same_value
+from textcontract.model import Context, Document, same_value
 
 
 def _problems(error: InputError) -> list[tuple[str | None, str]]:
@@ -229,3 +229,20 @@ def test_from_json_raises_only_input_error(value: Any) -> None:
         return
     assert context.digest.startswith("sha256:")
     assert Context.from_json(context.to_json()).digest == context.digest
+
+
+@pytest.mark.parametrize("digits", [4301, 10_000])
+def test_integers_python_cannot_write_are_input_errors_from_the_library(digits: int) -> None:
+    huge = 10 ** (digits - 1)
+    with pytest.raises(InputError) as caught:
+        Context.from_json({"order.total": huge})
+    assert caught.value.problems[0].render() == (
+        '<input>: "order.total": integer of more than 4300 digits is too long to read '
+        "(the limit is 4300 digits, Python's int/str conversion limit)"
+    )
+    with pytest.raises(InputError):
+        Document.from_json({"surfaces": {"body": {"text": "x", "claims": {"n": -huge}}}})
+
+
+def test_the_longest_integer_python_can_write_is_a_fact() -> None:
+    assert Context.from_json({"n": 10**4299}).fact("current", "n") == (True, 10**4299)

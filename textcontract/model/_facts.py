@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TypeAlias, TypeGuard
 
+from textcontract._json import integer_too_long
 from textcontract.errors import Location, Problem
 from textcontract.fields import type_name
 
@@ -41,6 +43,19 @@ def is_valid_unicode(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _too_long_for_text(number: int) -> bool:
+    """Python refuses to write this integer in decimal (its int/str limit), so no digest can."""
+    limit = sys.get_int_max_str_digits()
+    # a number of fewer than 3 * (limit - 1) bits has fewer than `limit` decimal digits
+    if limit == 0 or number.bit_length() < 3 * (limit - 1):
+        return False
+    try:
+        str(number)
+    except ValueError:
+        return True
+    return False
 
 
 def same_value(a: FactValue, b: FactValue) -> bool:
@@ -92,6 +107,8 @@ def validate_facts(
             problems.append(Problem(f"{type_name(item)} is not a finite JSON scalar", where))
         elif isinstance(item, str) and not is_valid_unicode(item):
             problems.append(Problem("string holds a lone surrogate (invalid Unicode)", where))
+        elif isinstance(item, int) and _too_long_for_text(item):
+            problems.append(Problem(integer_too_long(None), where))
         else:
             facts[key] = item
     return facts
