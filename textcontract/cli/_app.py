@@ -28,6 +28,7 @@ _MODULES = (
     "textcontract.cli._schema",
     "textcontract.cli._test",
     "textcontract.cli._lint",
+    "textcontract.cli._mutate",
 )
 COMMAND_MODULES = {
     "check": "textcontract.cli._check",
@@ -39,6 +40,7 @@ COMMAND_MODULES = {
     "schema": "textcontract.cli._schema",
     "test": "textcontract.cli._test",
     "lint": "textcontract.cli._lint",
+    "mutate": "textcontract.cli._mutate",
 }
 
 
