@@ -45,18 +45,27 @@ def text_edit(old: str, new: str) -> tuple[str, str] | None:
 
 
 def _common_prefix(a: str, b: str) -> int:
-    limit = min(len(a), len(b))
-    index = 0
-    while index < limit and a[index] == b[index]:
-        index += 1
-    return index
+    """The length of the longest common prefix (a binary search of slice comparisons)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _common_suffix(a: str, b: str, limit: int) -> int:
-    index = 0
-    while index < limit and a[-1 - index] == b[-1 - index]:
-        index += 1
-    return index
+    """The length of the longest common suffix, at most ``limit``."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle :] == b[len(b) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _widen(text: str, start: int, end: int) -> tuple[int, int]:
@@ -80,18 +89,23 @@ def _whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
     return start, len(text) if newline < 0 else newline
 
 
-def _same_layout(old: Document, new: Document) -> bool:
-    """Whether ``new`` differs from ``old`` only in texts and in claims set or added."""
+def _surface_edits(old: Document, new: Document) -> list[dict[str, Any]] | None:
+    """One ``replace`` entry per changed text, or ``None`` when ``new`` differs from ``old`` in
+    more than texts and claims set or added (then only the whole document can say it)."""
     if old.names != new.names:
-        return False
+        return None
+    edits = []
     for before, after in zip(old.surfaces, new.surfaces, strict=True):
         if before.state != after.state or before.anchors != after.anchors:
-            return False
+            return None
         if list(after.claims)[: len(before.claims)] != list(before.claims):
-            return False  # a claim removed or moved: a merge cannot do that
-        if before.text != after.text and text_edit(before.text, after.text) is None:
-            return False
-    return True
+            return None  # a claim removed or moved: a merge cannot do that
+        if before.text != after.text:
+            edit = text_edit(before.text, after.text)
+            if edit is None:
+                return None
+            edits.append({"surface": before.name, "find": edit[0], "with": edit[1]})
+    return edits
 
 
 def _claim_changes(before: Surface, after: Surface) -> dict[str, FactValue]:
@@ -103,21 +117,17 @@ def _claim_changes(before: Surface, after: Surface) -> dict[str, FactValue]:
 
 
 def _document_changes(old: Document, new: Document) -> dict[str, Any]:
-    if not _same_layout(old, new):
+    edits = _surface_edits(old, new)
+    if edits is None:
         return {"document": new.to_json()}
     change: dict[str, Any] = {}
-    replaces = []
     claims: dict[str, dict[str, FactValue]] = {}
     for before, after in zip(old.surfaces, new.surfaces, strict=True):
-        if before.text != after.text:
-            edit = text_edit(before.text, after.text)
-            assert edit is not None  # _same_layout checked it
-            replaces.append({"surface": before.name, "find": edit[0], "with": edit[1]})
         changed = _claim_changes(before, after)
         if changed:
             claims[before.name] = changed
-    if replaces:
-        change["replace"] = replaces
+    if edits:
+        change["replace"] = edits
     if claims:
         change["claims"] = claims
     return change

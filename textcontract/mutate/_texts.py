@@ -6,8 +6,7 @@ match in normalized text lies in the original (to delete it).
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterator
+import bisect
 from dataclasses import dataclass
 
 import regex
@@ -71,53 +70,70 @@ def sentences(text: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class _Unit:
-    original: tuple[int, int]
-    normalized: tuple[int, int]
+class _Segment:
+    """A stretch of the original text and its normalized form: ``exact`` when every character
+    maps to one (ASCII, lower-cased), else one unit (a character and its marks) mapped whole."""
+
+    original: int
+    normalized: int
+    length: int
+    exact: bool
+
+
+# What is normalized unit by unit: a non-ASCII character or any character with marks after it.
+_UNIT = regex.compile(r"[^\x00-\x7f]\p{M}*|[\x00-\x7f]\p{M}+")
 
 
 class TextMap:
     """Spans of a text's normalized form mapped back to the original text.
 
     The text is cut into units — a character and the combining marks after it — and each
-    unit is normalized alone. When the units' normalized forms joined equal the normalized
-    whole (true of nearly all text; Hangul jamo sequences are an exception), every normalized
-    offset belongs to one unit; otherwise :meth:`build` returns ``None``.
+    non-ASCII unit is normalized alone (an ASCII character is its lower case under both
+    profiles). When the units' normalized forms joined equal the normalized whole (true of
+    nearly all text; Hangul jamo sequences are an exception), every normalized offset
+    belongs to one unit; otherwise :meth:`build` returns ``None``.
     """
 
-    def __init__(self, normalized: str, units: list[_Unit]) -> None:
+    def __init__(self, normalized: str, segments: list[_Segment]) -> None:
         self.normalized = normalized
-        self._units = units
+        self._segments = segments
+        self._starts = [segment.normalized for segment in segments]
 
     @classmethod
     def build(cls, text: str, profile: Profile) -> TextMap | None:
         whole = normalize(text, profile)
         if text.isascii():
-            units = [_Unit((i, i + 1), (i, i + 1)) for i in range(len(text))]
-            return cls(whole, units)
-        units = []
-        pieces = []
+            return cls(whole, [_Segment(0, 0, len(text), True)])
+        segments: list[_Segment] = []
+        pieces: list[str] = []
         position = 0
-        for start, end in _clusters(text):
-            piece = normalize(text[start:end], profile)
+        done = 0
+        for found in _UNIT.finditer(text):
+            if found.start() > done:
+                stretch = text[done : found.start()]
+                segments.append(_Segment(done, position, len(stretch), True))
+                pieces.append(stretch.lower())
+                position += len(stretch)
+            piece = normalize(found.group(), profile)
+            segments.append(_Segment(found.start(), position, found.end() - found.start(), False))
             pieces.append(piece)
-            units.append(_Unit((start, end), (position, position + len(piece))))
             position += len(piece)
+            done = found.end()
+        if done < len(text):
+            segments.append(_Segment(done, position, len(text) - done, True))
+            pieces.append(text[done:].lower())
         if "".join(pieces) != whole:
             return None
-        return cls(whole, units)
+        return cls(whole, [segment for segment in segments if segment.length or not segment.exact])
+
+    def _original(self, offset: int) -> tuple[int, int]:
+        """The original span of the unit holding normalized ``offset``."""
+        segment = self._segments[bisect.bisect_right(self._starts, offset) - 1]
+        if segment.exact:
+            start = segment.original + offset - segment.normalized
+            return start, start + 1
+        return segment.original, segment.original + segment.length
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The original span covering the normalized span ``[start, end)`` (``end`` > ``start``)."""
-        first = next(unit for unit in self._units if unit.normalized[1] > start)
-        last = next(unit for unit in reversed(self._units) if unit.normalized[0] < end)
-        return first.original[0], last.original[1]
-
-
-def _clusters(text: str) -> Iterator[tuple[int, int]]:
-    start = 0
-    for index in range(1, len(text) + 1):
-        if index == len(text) or not unicodedata.combining(text[index]):
-            if index > start:
-                yield start, index
-            start = index
+        return self._original(start)[0], self._original(end - 1)[1]

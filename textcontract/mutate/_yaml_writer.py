@@ -101,18 +101,17 @@ def _flow(value: object) -> str | None:
             return None
         return _scalar(value)
     if isinstance(value, Mapping):
+        if not all(_is_scalar(item) for item in value.values()):
+            return None
         pairs = [(_key(key), _flow(item)) for key, item in value.items()]
-        if any(
-            item is None or not _is_scalar(value[key])
-            for (_, item), key in zip(pairs, value, strict=True)
-        ):
+        if any(item is None for _, item in pairs):
             return None
         text = "{" + ", ".join(f"{key}: {item}" for key, item in pairs) + "}"
     elif isinstance(value, list | tuple):
+        if not all(_is_scalar(item) for item in value):
+            return None
         parts = [_flow(item) for item in value]
-        if any(
-            part is None or not _is_scalar(item) for part, item in zip(parts, value, strict=True)
-        ):
+        if any(part is None for part in parts):
             return None
         text = "[" + ", ".join(str(part) for part in parts) + "]"
     else:
