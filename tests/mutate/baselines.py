@@ -3,7 +3,8 @@
 Each baseline is a contract, a document and a context that the contract accepts and finds
 complete: the shipped order e-mail; a "rich" support reply whose contract has one rule of
 every built-in type; the order contract with three built-in packs included; a one-surface
-plain-text reply in French with quotes and accents; a JSON order document.
+plain-text reply in French with quotes and accents; an order e-mail rendered with claims and
+anchors (fixtures/render); a JSON order document.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from textcontract.mutate import GeneratedCase, generate_case
 REPO = Path(__file__).resolve().parents[2]
 ORDERS = REPO / "fixtures" / "orders"
 DOCUMENTS = REPO / "fixtures" / "mutations" / "documents"
+RENDER = REPO / "fixtures" / "render"
 
 RICH_CONTRACT = """\
 textcontract: 1
@@ -247,6 +249,12 @@ def baselines() -> list[Table]:
         ),
         _orders("packs", PACKS_CONTRACT),
         Table("french", FRENCH_CONTRACT, Document.from_text(FRENCH_TEXT), Context.empty()),
+        Table(
+            "rendered",
+            (RENDER / "textcontract.yaml").read_text(encoding="utf-8"),
+            load_document_file(RENDER / "order-1001.json"),
+            load_context_file(RENDER / "order-1001.context.json"),
+        ),
         Table(
             "order-json",
             (ORDERS / "textcontract.yaml").read_text(encoding="utf-8"),

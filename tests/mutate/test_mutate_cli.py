@@ -38,9 +38,9 @@ def test_prints_the_case_file_and_names_what_it_skipped_on_stderr() -> None:
     assert f"context: {CONTEXT} (beside the baseline)" in err
     assert "skipped: no-op-transition: the contract has no rule of type StateChanged" in err
     assert err.rstrip().splitlines()[-1] == (
-        "generated 29 variants for case order-1001 with 13 of 19 operators; no variant from: "
-        "fact-retype, claim-from-other-snapshot, no-op-transition, restate-source, unicode-nfd, "
-        "smart-quotes"
+        "generated 29 variants for case order-1001 with 13 of 20 operators; no variant from: "
+        "fact-retype, claim-from-other-snapshot, no-op-transition, restate-source, anchor-edit, "
+        "unicode-nfd, smart-quotes"
     )
 
 

@@ -30,6 +30,10 @@ COUNTS = {
         "keyword-stuffing": 2, "restate-source": 1, "history-replay": 1, "link-lookalike": 2,
         "reflow-whitespace": 1, "unicode-nfd": 1, "smart-quotes": 1, "trailing-newline": 1,
     },
+    "rendered": {
+        "fact-flip": 1, "claim-perturb": 4, "claim-retype": 5, "link-lookalike": 4,
+        "anchor-edit": 4,
+    },
     "french": {
         "forbidden-inject": 1, "forbidden-disguise": 3, "empty-surface": 1, "refusal": 1,
         "keyword-stuffing": 1, "unicode-nfd": 1, "smart-quotes": 1, "trailing-newline": 1,
@@ -70,4 +74,4 @@ def test_operator_on_baseline(tmp_path: Path, table: Table, operator: str) -> No
 
 
 def test_every_operator_makes_variants_of_some_baseline() -> None:
-    assert set(COUNTS["rich"]) == set(NAMES)
+    assert set(COUNTS["rich"]) | set(COUNTS["rendered"]) == set(NAMES)

@@ -225,6 +225,35 @@ def _proposals(
         yield proposal
 
 
+def _run(
+    chosen: Sequence[type[Operator]], baseline: Baseline, report: Report, seed: int
+) -> tuple[tuple[GeneratedVariant, ...], tuple[Skipped, ...]]:
+    """Every operator's variants, numbered and encoded, and what each skipped."""
+    variants: list[GeneratedVariant] = []
+    skipped: list[Skipped] = []
+    for operator in chosen:
+        number = 0
+        for proposal in _proposals(operator, baseline, report, seed):
+            if isinstance(proposal, Skip):
+                skipped.append(Skipped(operator.name, proposal.reason))
+                continue
+            number += 1
+            variants.append(
+                GeneratedVariant(
+                    f"{operator.name}-{number}",
+                    operator,
+                    proposal.description,
+                    proposal.expect,
+                    encode_change(
+                        baseline.document, baseline.context, proposal.document, proposal.context
+                    ),
+                    proposal.document,
+                    proposal.context,
+                )
+            )
+    return tuple(variants), tuple(skipped)
+
+
 def generate_case(
     document: Document,
     context: Context,
@@ -247,28 +276,7 @@ def generate_case(
     report = evaluate(parsed, document, context)
     if not (report.accepted and report.complete):
         raise BaselineRejected(parsed.id, report)
-    baseline = Baseline(document, context, parsed)
-    variants: list[GeneratedVariant] = []
-    skipped: list[Skipped] = []
-    for operator in chosen:
-        number = 0
-        for proposal in _proposals(operator, baseline, report, seed):
-            if isinstance(proposal, Skip):
-                skipped.append(Skipped(operator.name, proposal.reason))
-                continue
-            number += 1
-            change = encode_change(document, context, proposal.document, proposal.context)
-            variants.append(
-                GeneratedVariant(
-                    f"{operator.name}-{number}",
-                    operator,
-                    proposal.description,
-                    proposal.expect,
-                    change,
-                    proposal.document,
-                    proposal.context,
-                )
-            )
+    variants, skipped = _run(chosen, Baseline(document, context, parsed), report, seed)
     return GeneratedCase(
         case_id,
         parsed.id,
@@ -276,6 +284,6 @@ def generate_case(
         document,
         context,
         tuple(operator.name for operator in chosen),
-        tuple(variants),
-        tuple(skipped),
+        variants,
+        skipped,
     )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textcontract._plugins import Catalog, installed_entry_points, load_entry_points
 from textcontract.errors import InputError
 from textcontract.mutate._base import Operator, OperatorClass
+from textcontract.mutate.anchor_edit import AnchorEdit
 from textcontract.mutate.claim_from_other_snapshot import ClaimFromOtherSnapshot
 from textcontract.mutate.claim_perturb import ClaimPerturb
 from textcontract.mutate.claim_retype import ClaimRetype
@@ -64,6 +65,7 @@ BUILTIN_OPERATORS: tuple[type[Operator], ...] = (
     RestateSource,
     HistoryReplay,
     LinkLookalike,
+    AnchorEdit,
     ReflowWhitespace,
     UnicodeNfd,
     SmartQuotes,
