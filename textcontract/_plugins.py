@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from importlib.machinery import PathFinder
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
 
 from textcontract.errors import InputError, Location, Problem
 from textcontract.fields import closest
@@ -60,7 +60,7 @@ class Catalog(Mapping[str, T], Generic[T]):
                     )
                 )
                 continue
-            found[name] = item  # type: ignore[assignment]  # faults() vouched for its type
+            found[name] = cast("T", item)  # faults() vouched for its type
             origins[name] = origin
         if problems:
             raise self.error(problems)
