@@ -10,7 +10,7 @@ from textcontract.mutate import Chooser
 
 
 def test_a_choice_is_the_sha256_of_seed_scope_and_labels() -> None:
-    digest = hashlib.sha256("3\x1ffact-flip\x1fflip\x1fstatus".encode()).digest()
+    digest = hashlib.sha256(b"3\x1ffact-flip\x1fflip\x1fstatus").digest()
     assert Chooser(3, "fact-flip").index(7, "flip", "status") == (
         int.from_bytes(digest[:8], "big") % 7
     )
