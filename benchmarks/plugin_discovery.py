@@ -8,7 +8,8 @@ alternating, and the medians are printed:
 - ``python``: an empty interpreter, the floor;
 - ``builtins``: the registry of the built-in rule types only, no plugin lookup at all;
 - ``default_registry``: the registry as shipped — the ``entry_points.txt`` pre-check of
-  ``textcontract/rules/_registry.py``, then ``importlib.metadata`` only if it could matter;
+  ``textcontract/_plugins.py`` (shared with the operators), then ``importlib.metadata`` only
+  if it could matter;
 - ``entry_points``: the built-ins plus ``importlib.metadata.entry_points(group=...)``
   asked every time, as a registry without the pre-check would;
 - ``check``: ``textcontract check`` of the orders fixture, ``--format json``.

@@ -29,6 +29,7 @@ _MODULES = (
     "textcontract.cli._schema",
     "textcontract.cli._test",
     "textcontract.cli._lint",
+    "textcontract.cli._mutate",
 )
 COMMAND_MODULES = {
     "check": "textcontract.cli._check",
@@ -40,6 +41,7 @@ COMMAND_MODULES = {
     "schema": "textcontract.cli._schema",
     "test": "textcontract.cli._test",
     "lint": "textcontract.cli._lint",
+    "mutate": "textcontract.cli._mutate",
 }
 
 

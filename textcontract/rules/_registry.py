@@ -3,21 +3,23 @@
 Plugins register through the entry-point group ``textcontract.rules``; each
 entry point names a :class:`RuleType` subclass. :func:`default_registry` is the
 one place where built-ins and plugins are merged; a duplicate name is refused
-rather than silently shadowed.
+rather than silently shadowed. Discovery, loading and the immutable mapping are
+shared with the mutation operators (:mod:`textcontract._plugins`).
 """
 
 from __future__ import annotations
 
 import inspect
-import os
-import sys
-from collections.abc import Iterable, Iterator, Mapping
-from importlib.machinery import PathFinder
-from types import MappingProxyType
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from textcontract.errors import InputError, Location, Problem
-from textcontract.fields import closest
+from textcontract._plugins import (
+    Catalog,
+    installed_entry_points,
+    load_entry_points,
+    plugins_possible,
+)
+from textcontract.errors import InputError
 from textcontract.model import Kind
 from textcontract.rules._base import RuleType
 from textcontract.rules.allowed_transition import AllowedTransition
@@ -86,69 +88,17 @@ def _declaration_problems(rule_type: type[RuleType]) -> list[str]:
     return problems
 
 
-class Registry(Mapping[str, type[RuleType]]):
+class Registry(Catalog[type[RuleType]]):
     """An immutable name → rule type mapping that refuses duplicates."""
 
-    def __init__(self, types: Iterable[tuple[str, type[RuleType]]]) -> None:
-        found: dict[str, type[RuleType]] = {}
-        origins: dict[str, str] = {}
-        problems: list[Problem] = []
-        for origin, rule_type in types:
-            if not (isinstance(rule_type, type) and issubclass(rule_type, RuleType)):
-                problems.append(
-                    Problem(f"{rule_type!r} is not a RuleType subclass", Location(origin))
-                )
-                continue
-            declaration = _declaration_problems(rule_type)
-            if declaration:
-                problems.extend(
-                    Problem(f"rule type {rule_type.__name__} {text}", Location(origin))
-                    for text in declaration
-                )
-                continue
-            if rule_type.name in found:
-                problems.append(
-                    Problem(
-                        f"rule type {rule_type.name!r} is registered twice "
-                        f"({origins[rule_type.name]} and {origin})",
-                        Location(origin),
-                    )
-                )
-                continue
-            found[rule_type.name] = rule_type
-            origins[rule_type.name] = origin
-        if problems:
-            raise RegistryError(problems)
-        self._types = MappingProxyType(found)
-        self._origins = MappingProxyType(origins)
+    noun = "rule type"
+    error = RegistryError
 
-    def __getitem__(self, name: str) -> type[RuleType]:
-        return self._types[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._types)
-
-    def __len__(self) -> int:
-        return len(self._types)
-
-    def origin(self, name: str) -> str:
-        """``builtin`` or the entry point a type came from."""
-        return self._origins[name]
-
-    def suggest(self, name: str) -> str | None:
-        """The closest registered name, for "did you mean" hints."""
-        return closest(name, list(self._types))
-
-
-def _load_entry_point(entry_point: EntryPoint) -> tuple[str, type[RuleType]]:
-    origin = f"plugin {entry_point.name} ({entry_point.value})"
-    try:
-        loaded = entry_point.load()
-    except Exception as exc:
-        raise RegistryError(
-            Problem(f"cannot load rule plugin: {type(exc).__name__}: {exc}", Location(origin))
-        ) from None
-    return origin, loaded
+    @classmethod
+    def faults(cls, item: object) -> list[str]:
+        if not (isinstance(item, type) and issubclass(item, RuleType)):
+            return [f"{item!r} is not a RuleType subclass"]
+        return [f"rule type {item.__name__} {text}" for text in _declaration_problems(item)]
 
 
 def default_registry(plugins: Iterable[EntryPoint] | None = None) -> Registry:
@@ -156,57 +106,15 @@ def default_registry(plugins: Iterable[EntryPoint] | None = None) -> Registry:
 
     ``plugins`` replaces the installed entry points (tests pass their own).
     """
-    if plugins is None:
-        selected: Iterable[EntryPoint] = ()
-        if _plugins_possible():
-            from importlib.metadata import entry_points
-
-            selected = entry_points(group=ENTRY_POINT_GROUP)
-    else:
-        selected = plugins
-    pairs: list[tuple[str, type[RuleType]]] = [("builtin", t) for t in BUILTIN_TYPES]
-    pairs.extend(
-        _load_entry_point(entry_point) for entry_point in sorted(selected, key=lambda e: e.name)
-    )
+    selected = installed_entry_points(ENTRY_POINT_GROUP) if plugins is None else plugins
+    pairs: list[tuple[str, object]] = [("builtin", t) for t in BUILTIN_TYPES]
+    pairs.extend(load_entry_points(selected, "rule", RegistryError))
     return Registry(pairs)
 
 
 def _plugins_possible() -> bool:
-    """False only when no installed distribution can declare a ``textcontract.rules`` plugin.
+    """Whether an installed distribution can declare a ``textcontract.rules`` plugin.
 
-    Importing :mod:`importlib.metadata` costs more than loading a contract, and most
-    environments have no plugin. This looks where ``entry_points()`` looks — every
-    ``*.dist-info`` and ``*.egg-info`` folder on ``sys.path`` — for an ``entry_points.txt``
-    that mentions the group at all; when the answer could come from somewhere else (an
-    archive or an ``.egg`` on the path, a custom distribution finder) it says True and
-    ``entry_points()`` decides, so the registry is the same either way.
+    The pre-check of :func:`textcontract._plugins.plugins_possible`, for this group.
     """
-    if any(
-        hasattr(finder, "find_distributions") and finder is not PathFinder
-        for finder in sys.meta_path
-    ):
-        return True
-    return any(_may_declare_plugins(entry) for entry in sys.path)
-
-
-def _may_declare_plugins(entry: object) -> bool:
-    """Whether a ``sys.path`` entry could hold a distribution declaring the group."""
-    if not isinstance(entry, str):
-        return True
-    folder = entry or "."
-    if os.path.basename(folder).lower().endswith(".egg"):
-        return True
-    try:
-        children = os.listdir(folder)
-    except OSError:
-        return os.path.isfile(folder)  # perhaps a zip archive holding distributions
-    needle = ENTRY_POINT_GROUP.encode("ascii")
-    for child in children:
-        if child.lower().endswith((".dist-info", ".egg-info")):
-            try:
-                with open(os.path.join(folder, child, "entry_points.txt"), "rb") as stream:
-                    if needle in stream.read():
-                        return True
-            except OSError:
-                continue
-    return False
+    return plugins_possible(ENTRY_POINT_GROUP)
