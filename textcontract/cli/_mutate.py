@@ -9,7 +9,7 @@ import typer
 
 from textcontract.cli._check_run import resolve_contract
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import ContractOption, OutputOption
+from textcontract.cli._options import ContractOption, OutputOption, VersionOption
 from textcontract.cli._output import emit
 from textcontract.errors import ExitCode, InputError
 from textcontract.inputs import load_context_file, load_document_file
@@ -146,10 +146,12 @@ def register(app: typer.Typer) -> None:
         list_only: Annotated[
             bool, typer.Option("--list", help="List the operators, one per line, and exit.")
         ] = False,
+        version: VersionOption = False,
     ) -> int:
         """Generate a mutation corpus case from a baseline, for `textcontract audit`.
 
         Exit 0 when the case is written (operators that cannot apply are named on stderr),
         1 when the baseline is not accepted and complete, 2 on a usage or input error.
         """
+        del version  # -V/--version is handled by its callback
         return run_mutate(baseline, context, contract, case_id, operators, seed, output, list_only)
