@@ -53,6 +53,7 @@ def test_report_json_has_every_field_and_the_digest() -> None:
         "catch_threshold": 0.5,
         "minimum_trial_count": 1,
         "severity_floor": "high",
+        "re_execution_cap": None,
         "floors": {"defect": 0.5},
         "digest": scoring.digest,
     }

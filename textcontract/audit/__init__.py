@@ -32,6 +32,7 @@ from textcontract.audit.results import (
     ExcludedRow,
     ExpectedStatus,
     Outcome,
+    Preflight,
     Rate,
     ThresholdCheck,
     TrialResult,
@@ -41,9 +42,12 @@ from textcontract.audit.results import (
 from textcontract.audit.running import (
     AuditResult,
     Corpus,
+    PreflightFailed,
     Progress,
+    SourceRevisionOption,
     audit_directory,
     load_corpus,
+    preflight_directory,
     run_audit,
 )
 
@@ -60,9 +64,12 @@ __all__ = [
     "Expectation",
     "ExpectedStatus",
     "Outcome",
+    "Preflight",
+    "PreflightFailed",
     "Progress",
     "Rate",
     "Relation",
+    "SourceRevisionOption",
     "ThresholdCheck",
     "Thresholds",
     "Trial",
@@ -74,6 +81,7 @@ __all__ = [
     "baseline_digest",
     "build_trial",
     "load_corpus",
+    "preflight_directory",
     "run_audit",
     "wilson_interval",
 ]

@@ -9,6 +9,7 @@ from textcontract.audit.reading._config import (
     Thresholds,
     join_display,
     read_config,
+    read_mode,
 )
 from textcontract.audit.reading._model import (
     Case,
@@ -22,6 +23,10 @@ from textcontract.audit.reading._model import (
 from textcontract.audit.reading._variants import (
     Trial,
     build_trial,
+)
+from textcontract.audit.reading._waivers import (
+    waived_probe_ids,
+    waiver_problems,
 )
 
 __all__ = [
@@ -40,4 +45,7 @@ __all__ = [
     "build_trial",
     "join_display",
     "read_config",
+    "read_mode",
+    "waived_probe_ids",
+    "waiver_problems",
 ]

@@ -4,18 +4,26 @@ from textcontract.audit.running._corpus import (
     Corpus,
     load_corpus,
 )
+from textcontract.audit.running._preflight import (
+    PreflightFailed,
+)
 from textcontract.audit.running._runner import (
     AuditResult,
     Progress,
+    SourceRevisionOption,
     audit_directory,
+    preflight_directory,
     run_audit,
 )
 
 __all__ = [
     "AuditResult",
     "Corpus",
+    "PreflightFailed",
     "Progress",
+    "SourceRevisionOption",
     "audit_directory",
     "load_corpus",
+    "preflight_directory",
     "run_audit",
 ]

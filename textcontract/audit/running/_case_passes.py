@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 
 from textcontract.audit.reading import (
@@ -31,6 +33,7 @@ from textcontract.audit.results import (
     Counted,
     ExcludedReason,
     Labels,
+    TrialResult,
     VariantRecord,
     preserve_verdict,
     probe_trials,
@@ -41,7 +44,13 @@ from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
 from textcontract.model import Severity
-from textcontract.strength import reduce_trials
+from textcontract.strength import (
+    OutcomeState,
+    ProbeRole,
+    Waiver,
+    covering_waiver,
+    reduce_trials,
+)
 
 __all__ = [
     "CaseCheck",
@@ -53,6 +62,8 @@ __all__ = [
     "audit_case",
     "case_item",
     "check_case",
+    "exclusion",
+    "labels_of",
 ]
 
 
@@ -81,6 +92,11 @@ class WorkSetup:
     catch_threshold: float
     contract: bytes | ContractFile | None
     """The pickled contract, else its file; ``None`` when it did not load."""
+    waived_probes: frozenset[str] = frozenset()
+    """Probe ids audit.yaml's waivers name: the first pass says what each one is."""
+    waivers: tuple[Waiver, ...] = ()
+    """The waivers in force on ``as_of``, applied by the audit pass (SPEC §17.4)."""
+    as_of: date | None = None
 
     def __call__(self) -> CaseWork:
         return CaseWork(self)
@@ -151,6 +167,8 @@ class CaseCheck:
     fingerprint: bytes | None
     """The SHA-256 of :func:`case_item`; ``None`` when there were problems."""
     variants: int
+    roles: tuple[tuple[str, ProbeRole], ...] = ()
+    """What each of the case's probes that a waiver names is (canary, control, eligible)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +180,8 @@ class CaseEntry:
     """The case file, relative to the corpus folder."""
     fingerprint: bytes
     variants: int
+    baseline_clean: bool | None = None
+    """Whether the baseline is accepted and complete, once the preflight found out."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +244,22 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
         tuple(trial_problems),
         fingerprint,
         len(case.variants),
+        _roles(case, work.setup.waived_probes),
     )
+
+
+def _roles(case: Case, named: frozenset[str]) -> tuple[tuple[str, ProbeRole], ...]:
+    if not named:
+        return ()
+    found = []
+    for variant in case.variants:
+        probe_id = f"{case.id}/{variant.id}"
+        if probe_id in named:
+            if variant.relation is Relation.PRESERVE:
+                found.append((probe_id, ProbeRole.CLEAN_CONTROL))
+            else:
+                found.append((probe_id, ProbeRole.CANARY if variant.canary else ProbeRole.ELIGIBLE))
+    return tuple(found)
 
 
 def _label_exclusion(variant: Variant) -> ExcludedReason | None:
@@ -242,12 +277,8 @@ def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
     )
 
 
-def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
-    """Second pass: rebuild a validated case's trials and evaluate its eligible variants.
-
-    Eligibility in SPEC order: label, then invalid baseline (the baseline is
-    evaluated only when the case has a ``valid`` variant), then identical trials.
-    """
+def read_checked(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Trial]], bytes]:
+    """A validated case read again, its trials built and its fingerprint checked."""
     problems: list[Problem] = []
     case = work.read(entry.file, problems)
     if case is None or problems:
@@ -256,36 +287,86 @@ def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
     item = case_item(case, trials)
     if problems or _fingerprint(item) != entry.fingerprint:
         raise _changed(work, entry)
+    return case, trials, item
+
+
+def labels_of(work: CaseWork, variant: Variant) -> Labels:
+    return Labels(
+        variant.relation,
+        variant.probe_class,
+        variant.family,
+        work.severity(variant),
+        variant.canary,
+        variant.expect,
+        variant.exposure,
+    )
+
+
+def exclusion(
+    case: Case, variant: Variant, built: Sequence[Trial], clean: bool
+) -> ExcludedReason | None:
+    """Why a variant is not counted, in SPEC order (label, invalid baseline, identical)."""
+    reason = _label_exclusion(variant)
+    if reason is None and not clean:
+        reason = ExcludedReason.INVALID_BASELINE
+    if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
+        reason = ExcludedReason.IDENTICAL
+    return reason
+
+
+def _waive(
+    work: CaseWork, probe_id: str, variant: Variant, results: tuple[TrialResult, ...]
+) -> tuple[TrialResult, ...]:
+    """Missed trials of an eligible probe that an in-force waiver covers become not-applicable."""
+    setup = work.setup
+    if not setup.waivers or setup.as_of is None or variant.canary:
+        return results
+    rules = [expectation.rule for expectation in variant.expect]
+    waiver = covering_waiver(setup.waivers, probe_id, rules, setup.as_of)
+    if waiver is None:
+        return results
+    return tuple(
+        replace(result, state=OutcomeState.NOT_APPLICABLE, waiver=waiver.id)
+        if result.state is OutcomeState.MISSED
+        else result
+        for result in results
+    )
+
+
+def _counted(
+    work: CaseWork, case: Case, variant: Variant, labels: Labels, results: tuple[TrialResult, ...]
+) -> Counted:
+    if variant.relation is not Relation.VIOLATION:
+        return Counted(preserve_verdict(results), tuple(result.state for result in results))
+    results = _waive(work, f"{case.id}/{variant.id}", variant, results)
+    states = tuple(result.state for result in results)
+    waivers = tuple(result.waiver for result in results)
+    reduced = reduce_trials(probe_trials("", labels, states), work.setup.catch_threshold)
+    named = waivers if any(waiver is not None for waiver in waivers) else ()
+    return Counted(violation_verdict(results, reduced), states, named)
+
+
+def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
+    """Second pass: rebuild a validated case's trials and evaluate its eligible variants.
+
+    Eligibility in SPEC order: label, then invalid baseline (known from the preflight,
+    else evaluated when the case has a ``valid`` variant), then identical trials.
+    """
+    case, trials, item = read_checked(work, entry)
     parsed = work.parsed
     memo = TextMemo()
-    clean: bool | None = None
+    clean = entry.baseline_clean
     records = []
     for variant, built in zip(case.variants, trials, strict=True):
-        labels = Labels(
-            variant.relation,
-            variant.probe_class,
-            variant.family,
-            work.severity(variant),
-            variant.canary,
-            variant.expect,
-        )
-        reason = _label_exclusion(variant)
-        if reason is None:
-            if clean is None:
-                clean = baseline_clean(parsed, case.document, case.context, memo)
-            if not clean:
-                reason = ExcludedReason.INVALID_BASELINE
-        if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
-            reason = ExcludedReason.IDENTICAL
+        labels = labels_of(work, variant)
+        if clean is None and _label_exclusion(variant) is None:
+            clean = baseline_clean(parsed, case.document, case.context, memo)
+        reason = exclusion(case, variant, built, bool(clean))
         if reason is not None:
             records.append(VariantRecord(variant.id, labels, reason))
             continue
         results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo)
-        states = tuple(result.state for result in results)
-        if variant.relation is Relation.VIOLATION:
-            reduced = reduce_trials(probe_trials("", labels, states), work.setup.catch_threshold)
-            verdict = violation_verdict(results, reduced)
-        else:
-            verdict = preserve_verdict(results)
-        records.append(VariantRecord(variant.id, labels, Counted(verdict, states)))
+        records.append(
+            VariantRecord(variant.id, labels, _counted(work, case, variant, labels, results))
+        )
     return CaseOutcome(CaseRecord(case.id, tuple(records)), item, case.baseline_digest)

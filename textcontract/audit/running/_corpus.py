@@ -13,6 +13,7 @@ import hashlib
 import os
 import pickle
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import cached_property
 from pathlib import Path
 
@@ -25,6 +26,8 @@ from textcontract.audit.reading import (
     Variant,
     build_trial,
     read_config,
+    waived_probe_ids,
+    waiver_problems,
 )
 from textcontract.audit.running._case_passes import (
     CaseCheck,
@@ -40,7 +43,7 @@ from textcontract.canonical import digest
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InputError, InternalError, Problem
 from textcontract.rules import Registry
-from textcontract.strength import ScoringPolicy
+from textcontract.strength import ProbeRole, ScoringPolicy
 
 __all__ = ["Corpus", "CorpusDigest", "load_corpus", "load_into"]
 
@@ -85,6 +88,8 @@ class Corpus:
     root: Path
     contract_path: Path | None = None
     """The contract's file (``None`` for a contract that was not loaded from one)."""
+    as_of: date | None = None
+    """The date audit.yaml's waivers are judged on (``None``: none applied)."""
 
     @property
     def policy(self) -> ScoringPolicy:
@@ -100,10 +105,14 @@ class Corpus:
 
     def work(self) -> CaseWork:
         """This process's state for reading and auditing the corpus's cases."""
-        return CaseWork(
-            _setup(self.root, self.display, self.contract, self.allow_missing_rules, self.policy),
-            self.contract,
+        setup = _setup(
+            self.root, self.display, self.contract, self.allow_missing_rules, self.config
         )
+        day = self.as_of
+        if day is not None:
+            in_force = tuple(waiver for waiver in self.config.waivers if waiver.in_force(day))
+            setup = replace(setup, waivers=in_force, as_of=day)
+        return CaseWork(setup, self.contract)
 
     @cached_property
     def _shipped(self) -> WorkSetup:
@@ -160,7 +169,7 @@ def _setup(
     display: str,
     parsed: ParsedContract | None,
     allow_missing_rules: bool,
-    policy: ScoringPolicy,
+    config: AuditConfig,
 ) -> WorkSetup:
     rules = (
         None
@@ -168,7 +177,13 @@ def _setup(
         else {entry.rule.header.id: entry.rule.header.severity for entry in parsed.entries}
     )
     return WorkSetup(
-        str(root), display, rules, allow_missing_rules, policy.catch_threshold, contract=None
+        str(root),
+        display,
+        rules,
+        allow_missing_rules,
+        config.policy.catch_threshold,
+        contract=None,
+        waived_probes=waived_probe_ids(config.waivers),
     )
 
 
@@ -194,6 +209,19 @@ def _load_contract(
     except InputError as error:
         problems.extend(error.problems)
         return None
+
+
+def _waiver_problems(
+    config: AuditConfig, parsed: ParsedContract | None, checks: list[tuple[str, CaseCheck]]
+) -> list[Problem]:
+    """audit.yaml's waivers against the corpus's probes and the contract's rules."""
+    if not config.waivers or parsed is None:
+        return []
+    roles: dict[str, ProbeRole] = {}
+    for _, check in checks:
+        roles.update(check.roles)
+    rules = {entry.rule.header.id for entry in parsed.entries}
+    return waiver_problems(config.waivers, rules, roles)
 
 
 def _first_pass(
@@ -243,7 +271,7 @@ def load_into(
     problems: list[Problem] = []
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     parsed = _load_contract(contract_path, contract_display, registry, problems)
-    setup = _setup(directory, shown, parsed, allow_missing_rules, config.policy)
+    setup = _setup(directory, shown, parsed, allow_missing_rules, config)
     skip = os.path.realpath(contract_path) if contract_path is not None else None
     files = [file for file, resolved in found if resolved != skip]
     del found
@@ -252,6 +280,7 @@ def load_into(
         zip(files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: setup), strict=True)
     )
     entries = _first_pass(work, checks, problems)
+    problems.extend(_waiver_problems(config, parsed, checks))
     if problems:
         raise InputError(problems)
     assert parsed is not None  # a contract that failed to load left problems
