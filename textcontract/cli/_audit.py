@@ -1,4 +1,5 @@
-"""``textcontract audit DIR``: load and validate the corpus, evaluate, render, exit 0/1."""
+"""``textcontract audit DIR``: load and validate the corpus, preflight, evaluate, render, exit
+0/1 (5 when the preflight fails or the run is INVALID)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,19 @@ from typing import Annotated, Any
 
 import typer
 
-from textcontract.audit import AuditResult, audit_directory
+from textcontract.audit import AuditResult, Preflight, PreflightFailed, audit_directory
 from textcontract.audit import Progress as ProgressCallback
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption
 from textcontract.cli._output import atomic_stream, emit_rendered, write_atomic
+from textcontract.cli._run_options import (
+    AsOfOption,
+    ModeOption,
+    SourceRevisionFlag,
+    as_of_date,
+    checked_mode,
+    source_revision,
+)
 from textcontract.errors import InputError
 from textcontract.formats.json_text import dumps_pretty, write_pretty
 
@@ -91,6 +100,21 @@ def _render(result: AuditResult, output_format: AuditFormat, output: Path | None
     emit_rendered(lambda console: render_audit_text(result.report, console, checks), output)
 
 
+def render_preflight(preflight: Preflight, output_format: str, output: Path | None) -> None:
+    """The preflight verdict as ``preflight`` prints it (JSON), or as text."""
+    if output_format != "text":
+        if output is not None:
+            with atomic_stream(output) as stream:
+                write_pretty(preflight.streamed_json(), stream.write)
+        else:
+            write_pretty(preflight.streamed_json(), sys.stdout.write)
+            sys.stdout.flush()
+        return
+    from textcontract.formats.preflight_text import render_preflight_text  # imports rich
+
+    emit_rendered(lambda console: render_preflight_text(preflight.to_json(), console), output)
+
+
 def run_audit_command(
     directory: Path,
     *,
@@ -103,19 +127,32 @@ def run_audit_command(
     min_preservation: float | None = None,
     jobs: int = 1,
     allow_missing_rules: bool = False,
+    mode: str | None = None,
+    as_of: str | None = None,
+    revision: str | None = None,
 ) -> int:
-    with _progress_bar() as progress:
-        result = audit_directory(
-            directory,
-            contract=contract,
-            jobs=jobs,
-            allow_missing_rules=allow_missing_rules,
-            detection=min_detection,
-            preservation=min_preservation,
-            progress=progress,
-        )
+    chosen_mode = checked_mode(mode)
+    day = as_of_date(as_of)
+    recorded = source_revision(revision, allow_auto=True)
+    try:
+        with _progress_bar() as progress:
+            result = audit_directory(
+                directory,
+                contract=contract,
+                jobs=jobs,
+                allow_missing_rules=allow_missing_rules,
+                detection=min_detection,
+                preservation=min_preservation,
+                progress=progress,
+                mode=chosen_mode,
+                as_of=day,
+                source_revision=recorded,
+            )
+    except PreflightFailed as failed:  # nothing evaluated, nothing written but the verdict
+        render_preflight(failed.preflight, output_format.value, output)
+        return int(failed.exit_code)
     _render(result, output_format, output)
-    if artifacts is not None:
+    if artifacts is not None:  # an INVALID run yields none
         write_files(artifacts, result.artifacts())
     if records is not None:
         write_files(records, result.records())
@@ -165,9 +202,13 @@ def register(app: typer.Typer) -> None:
                 help="Count expectations naming rules the contract lacks as not-applicable.",
             ),
         ] = False,
+        mode: ModeOption = None,
+        as_of: AsOfOption = None,
+        revision: SourceRevisionFlag = None,
     ) -> int:
         """Measure a contract on a corpus of labelled variants: detection, preservation,
-        strength and verdict. Exit 0 when every threshold is met and the verdict is not FAIL."""
+        strength and verdict. Exit 0 when every threshold is met and the verdict is not FAIL;
+        5 when the preflight fails (nothing is evaluated) or the run is INVALID."""
         return run_audit_command(
             directory,
             contract=contract,
@@ -179,4 +220,7 @@ def register(app: typer.Typer) -> None:
             min_preservation=min_preservation,
             jobs=jobs,
             allow_missing_rules=allow_missing_rules,
+            mode=mode,
+            as_of=as_of,
+            revision=revision,
         )

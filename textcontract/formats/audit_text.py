@@ -29,10 +29,20 @@ REASON_TEXT: Mapping[str, str] = {
     "invalidated-trial-below-floor": "a probe below the floor had an invalid trial",
     "clean-control-rejected": "a valid variation was not accepted and complete",
     "coverage-gap-at-or-above-floor": "a rule at or above the floor is targeted by no probe",
+    "evaluator-recommendation-fail": "production: the evaluator recommends FAIL for the system",
+    "evaluator-recommendation-concerns": "production: the evaluator has concerns about the system",
+    "waiver-honoured": "a documented miss was waived (see the waivers below)",
+    "re-execution-cap-exceeded": "a probe lost more trials than the re-execution cap allows",
 }
 """One line per verdict reason, for readers who do not know the ladder by heart."""
 
-_VERDICT_STYLES = {"PASS": "bold green", "CONCERNS": "bold yellow", "FAIL": "bold red"}
+_VERDICT_STYLES = {
+    "PASS": "bold green",
+    "WAIVED": "bold cyan",
+    "CONCERNS": "bold yellow",
+    "FAIL": "bold red",
+    "INVALID": "bold magenta",
+}
 _OUTCOME_COLUMNS = ("detected", "undetected", "preserved", "not-preserved", "excluded")
 
 
@@ -58,6 +68,41 @@ def _threshold_text(checks: Sequence[Mapping[str, Any]], figure: str) -> Text:
                 text.append("not met", style="bold red")
             return text
     return Text("")
+
+
+def _run_lines(report: Mapping[str, Any]) -> list[Text]:
+    """Mode, recommendation, preflight and source revision (SPEC §17), when the report has them."""
+    mode = report.get("mode", "contract-scoring")
+    line = Text(f"mode: {mode}")
+    if mode == "production":
+        line.append(f", evaluator recommendation {report.get('evaluator_recommendation')}")
+        line.append(" (from the baselines)", style="dim")
+    lines = [line]
+    preflight = report.get("preflight")
+    if preflight is not None:
+        lines.append(Text(f"preflight: passed ({preflight['digest'][:19]}…)", style="dim"))
+    revision = report.get("source_revision")
+    if revision is not None:
+        dirty = {True: "dirty", False: "clean", None: "dirty unknown"}[revision["dirty"]]
+        lines.append(
+            Text(
+                f"source revision: {revision['commit']} ({dirty}; {revision['basis']})", style="dim"
+            )
+        )
+    return lines
+
+
+def _waivers(report: Mapping[str, Any]) -> Table | None:
+    waivers = report.get("waivers")
+    if waivers is None:
+        return None
+    table = Table(title=f"waivers (as of {waivers['as_of']})", title_justify="left")
+    for column in ("waiver", "status", "expires", "waived trials"):
+        table.add_column(column, overflow="fold")
+    for waiver in waivers["declared"]:
+        trials = ", ".join(waiver["trials"]) or "none"
+        table.add_row(waiver["id"], waiver["status"], waiver["expires"], trials)
+    return table
 
 
 def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> list[Text]:
@@ -210,13 +255,16 @@ def render_audit_text(
             (f"  ({contract['digest'][:19]}…)", "dim"),
         )
     )
-    for line in _figures(report, thresholds):
+    for line in [*_run_lines(report), *_figures(report, thresholds)]:
         console.print(line)
     console.print()
     console.print(_strength(report))
     for line in _verdict(report):
         console.print(line)
     console.print(_gaps(report))
+    waivers = _waivers(report)
+    if waivers is not None:
+        console.print(waivers)
     console.print()
     console.print(_families(report))
     for table in (_undetected(report), _not_preserved(report), _excluded(report)):
