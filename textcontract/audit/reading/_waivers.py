@@ -38,18 +38,19 @@ def _probe_problem(waiver: Waiver, probe: str, roles: Mapping[str, ProbeRole]) -
 def waiver_problems(
     waivers: Sequence[Waiver],
     rules: Collection[str],
-    roles: Mapping[str, ProbeRole],
+    roles: Mapping[str, ProbeRole] | None,
 ) -> list[Problem]:
     """Probe ids the corpus lacks or that name a canary or control, and unknown rule ids.
 
     ``roles`` holds what each probe id named by a waiver is in the corpus (absent ids
-    are not in the corpus).
+    are not in the corpus); ``None`` when some case file could not be read, so that a
+    probe is not reported missing only because its file is broken.
     """
     problems: list[Problem] = []
     rule_ids = sorted(rules)
     for waiver in waivers:
         for probe, location in zip(waiver.probes, waiver.probe_locations, strict=True):
-            message = _probe_problem(waiver, probe, roles)
+            message = None if roles is None else _probe_problem(waiver, probe, roles)
             if message is not None:
                 problems.append(Problem(message, location))
         for rule, location in zip(waiver.rules, waiver.rule_locations, strict=True):

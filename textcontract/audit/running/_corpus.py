@@ -212,16 +212,20 @@ def _load_contract(
 
 
 def _waiver_problems(
-    config: AuditConfig, parsed: ParsedContract | None, checks: list[tuple[str, CaseCheck]]
+    config: AuditConfig,
+    parsed: ParsedContract | None,
+    checks: list[tuple[str, CaseCheck]],
+    corpus_read: bool,
 ) -> list[Problem]:
-    """audit.yaml's waivers against the corpus's probes and the contract's rules."""
+    """audit.yaml's waivers against the corpus's probes (when every case file could be
+    read) and the contract's rules."""
     if not config.waivers or parsed is None:
         return []
     roles: dict[str, ProbeRole] = {}
     for _, check in checks:
         roles.update(check.roles)
     rules = {entry.rule.header.id for entry in parsed.entries}
-    return waiver_problems(config.waivers, rules, roles)
+    return waiver_problems(config.waivers, rules, roles if corpus_read else None)
 
 
 def _first_pass(
@@ -279,8 +283,9 @@ def load_into(
     checks = list(
         zip(files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: setup), strict=True)
     )
+    read_cleanly = not any(check.problems or check.trial_problems for _, check in checks)
     entries = _first_pass(work, checks, problems)
-    problems.extend(_waiver_problems(config, parsed, checks))
+    problems.extend(_waiver_problems(config, parsed, checks, read_cleanly))
     if problems:
         raise InputError(problems)
     assert parsed is not None  # a contract that failed to load left problems
