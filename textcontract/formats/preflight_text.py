@@ -10,24 +10,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 __all__ = ["render_preflight_text"]
 
 
-def _checks(verdict: Mapping[str, Any]) -> Table | Text:
+_STYLES = {"failed": "bold red", "exempt": "yellow"}
+
+
+def _checks(verdict: Mapping[str, Any]) -> list[Text]:
+    """One line per check that is not satisfied (subject whole), its note below it."""
     shown = [check for check in verdict["checks"] if check["outcome"] != "satisfied"]
-    if not shown:
-        return Text(f"every check satisfied ({len(verdict['checks'])})")
-    table = Table(title="checks that did not hold", title_justify="left")
-    table.add_column("kind", no_wrap=True)
-    table.add_column("subject", overflow="fold", ratio=1)
-    table.add_column("outcome", no_wrap=True)
-    table.add_column("note", overflow="fold", ratio=1)
+    lines = [Text(f"checks: {len(verdict['checks'])}, {len(shown)} not satisfied")]
     for check in shown:
-        table.add_row(check["kind"], check["subject"], check["outcome"], check["note"] or "")
-    return table
+        lines.append(
+            Text.assemble(
+                "  - ",
+                (check["outcome"], _STYLES.get(check["outcome"], "")),
+                f" {check['kind']}: {check['subject']}",
+            )
+        )
+        if check["note"]:
+            lines.append(Text(f"    {check['note']}", style="dim"))
+    return lines
 
 
 def render_preflight_text(verdict: Mapping[str, Any], console: Console) -> None:
@@ -50,7 +55,8 @@ def render_preflight_text(verdict: Mapping[str, Any], console: Console) -> None:
             "" if passed else " — nothing was evaluated beyond the baselines",
         )
     )
-    console.print(_checks(verdict))
+    for line in _checks(verdict):
+        console.print(line)
     plan = verdict["plan"]
     console.print(
         f"plan: {len(plan['probes'])} admitted probes, {plan['trials_total']} trials; "
