@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.text import Text
 
 __all__ = ["render_preflight_text"]
@@ -18,10 +19,12 @@ __all__ = ["render_preflight_text"]
 _STYLES = {"failed": "bold red", "exempt": "yellow"}
 
 
-def _checks(verdict: Mapping[str, Any]) -> list[Text]:
+def _checks(verdict: Mapping[str, Any]) -> list[Text | Padding]:
     """One line per check that is not satisfied (subject whole), its note below it."""
     shown = [check for check in verdict["checks"] if check["outcome"] != "satisfied"]
-    lines = [Text(f"checks: {len(verdict['checks'])}, {len(shown)} not satisfied")]
+    lines: list[Text | Padding] = [
+        Text(f"checks: {len(verdict['checks'])}, {len(shown)} not satisfied")
+    ]
     for check in shown:
         lines.append(
             Text.assemble(
@@ -31,7 +34,7 @@ def _checks(verdict: Mapping[str, Any]) -> list[Text]:
             )
         )
         if check["note"]:
-            lines.append(Text(f"    {check['note']}", style="dim"))
+            lines.append(Padding(Text(check["note"], style="dim"), (0, 0, 0, 4)))
     return lines
 
 
