@@ -7,12 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.audit_builders import case_text, preserve, violation, write_corpus
+from tests.audit.audit_builders import REFUND, REWORD, case_text, preserve, violation, write_corpus
 from tests.audit.run_builders import (
     ALSO_NOTHING,
     NOTHING,
-    REFUND,
-    REWORD,
     audit_cli,
     refund_corpus,
 )
