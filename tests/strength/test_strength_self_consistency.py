@@ -44,7 +44,7 @@ from textcontract.strength_files import read_policy_file, read_probe_file
 
 def _artifact(**changes: Any) -> dict[str, Any]:
     ((_, artifact),) = artifacts_of([probe_trials("c/one", counted(caught=3))])
-    changed = copy.deepcopy(artifact)
+    changed: dict[str, Any] = copy.deepcopy(artifact)
     changed.update(changes)
     return changed
 
