@@ -238,3 +238,30 @@ def test_preflight_command_formats_and_modes(tmp_path: Path) -> None:
     code, _, err = cli("preflight", str(tmp_path / "missing"))
     assert code == 2
     assert "does not exist" in err
+
+
+def test_a_baseline_check_that_raises_waits_for_the_whole_corpus_to_validate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first pass checks baselines as it reads; an exception there is raised only when
+    every input is valid (else the input errors are what the user sees, exit 2)."""
+    import textcontract.audit.running._planning as planning
+
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("the engine broke")
+
+    monkeypatch.setattr(planning, "check_trial", broken)
+    invalid = write_corpus(
+        tmp_path / "a",
+        {
+            "c1.yaml": full_case(),
+            "c2.yaml": case_text(preserve("p1", "{replace: [{find: zz, with: y}]}"), "c2"),
+        },
+    )
+    code, _, err = audit_cli(str(invalid))
+    assert code == 2
+    assert "replace finds nothing" in err
+    valid = write_corpus(tmp_path / "b", {"c1.yaml": full_case()})
+    code, _, err = audit_cli(str(valid))
+    assert code == 3
+    assert "the engine broke" in err

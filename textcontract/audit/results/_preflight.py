@@ -157,11 +157,6 @@ class Preflight:
             return Recommendation.CONCERNS
         return Recommendation.PASS
 
-    @cached_property
-    def clean_baselines(self) -> dict[str, bool]:
-        """Per case id, whether its baseline is accepted and complete."""
-        return {plan.case: plan.accepted and plan.complete for plan in self.cases}
-
     def checks(self) -> Iterator[dict[str, Any]]:
         """Sorted by kind, then subject."""
         for plan in self.cases:

@@ -2,18 +2,21 @@
 
 An audit reads each case file twice. The first pass (:func:`check_case`) parses
 and validates it and builds every trial, keeping only the problems and a
-fingerprint — the digest of the case's canonical form, trials resolved. Only
-when every case of the corpus is valid does the second pass (:func:`audit_case`)
-read it again, build the same trials, check that the fingerprint is the same
-(else a file changed during the audit), and evaluate. So the audit never holds
-more than one case's documents at a time, and both passes can run in workers.
+fingerprint — the digest of the case's canonical form, trials resolved — and, for
+a case file without problems, its plan: the baseline checked twice and every
+variant's eligibility (:mod:`~textcontract.audit.running._planning`, the
+preflight's per-case work). Nothing of that is used, and no exception of it is
+raised, until every case of the corpus is valid. Only then, and only when the
+preflight passed, does the second pass (:func:`audit_case`) read each case again,
+build the same trials, check that the fingerprint is the same (else a file changed
+during the audit), and evaluate its trials. So the audit never holds more than one
+case's documents at a time, and both passes can run in workers.
 """
 
 from __future__ import annotations
 
 import hashlib
 import pickle
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -23,15 +26,14 @@ from textcontract.audit.reading import (
     CaseReader,
     Relation,
     Trial,
-    Validity,
     Variant,
     build_trial,
     join_display,
 )
 from textcontract.audit.results import (
+    CasePlan,
     CaseRecord,
     Counted,
-    ExcludedReason,
     Labels,
     TrialResult,
     VariantRecord,
@@ -39,7 +41,8 @@ from textcontract.audit.results import (
     probe_trials,
     violation_verdict,
 )
-from textcontract.audit.running._evaluation import TextMemo, baseline_clean, evaluate_trials
+from textcontract.audit.running._evaluation import TextMemo, evaluate_trials
+from textcontract.audit.running._planning import exclusion, labels, plan_case
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
@@ -62,8 +65,8 @@ __all__ = [
     "audit_case",
     "case_item",
     "check_case",
-    "exclusion",
-    "labels_of",
+    "raise_baseline",
+    "read_checked",
 ]
 
 
@@ -114,6 +117,11 @@ class CaseWork:
         if self._parsed is None:
             self._parsed = _receive(self.setup.contract)
         return self._parsed
+
+    @property
+    def evaluates(self) -> bool:
+        """Whether this process has a contract to check baselines with."""
+        return self._parsed is not None or self.setup.contract is not None
 
     def reader(self, problems: list[Problem]) -> CaseReader:
         setup = self.setup
@@ -169,6 +177,8 @@ class CaseCheck:
     variants: int
     roles: tuple[tuple[str, ProbeRole], ...] = ()
     """What each of the case's probes that a waiver names is (canary, control, eligible)."""
+    plan: CasePlan | None = None
+    """The preflight's plan of a case without problems (``None`` when its baseline raised)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +190,12 @@ class CaseEntry:
     """The case file, relative to the corpus folder."""
     fingerprint: bytes
     variants: int
-    baseline_clean: bool | None = None
-    """Whether the baseline is accepted and complete, once the preflight found out."""
+    plan: CasePlan | None = None
+    """The preflight's plan (``None``: checking the baseline raised, to be raised again)."""
+
+    @property
+    def baseline_clean(self) -> bool | None:
+        return None if self.plan is None else self.plan.accepted and self.plan.complete
 
 
 @dataclass(frozen=True)
@@ -234,9 +248,10 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
         return CaseCheck(None, None, tuple(problems), (), None, 0)
     trial_problems: list[Problem] = []
     trials = _build(case, trial_problems)
-    fingerprint = None
+    fingerprint = plan = None
     if not problems and not trial_problems:
         fingerprint = _fingerprint(case_item(case, trials))
+        plan = _plan(work, case, trials)
     return CaseCheck(
         case.id,
         case.location,
@@ -245,7 +260,25 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
         fingerprint,
         len(case.variants),
         _roles(case, work.setup.waived_probes),
+        plan,
     )
+
+
+def _plan(work: CaseWork, case: Case, trials: list[list[Trial]]) -> CasePlan | None:
+    """The case's plan; an exception is kept back (``None``) until the corpus is known valid."""
+    if not work.evaluates:
+        return None
+    try:
+        return plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity)
+    except Exception:  # raised again, with its traceback, once every input is validated
+        return None
+
+
+def raise_baseline(work: CaseWork, entry: CaseEntry) -> None:
+    """Check the baseline of a case whose plan could not be made, so that its error surfaces."""
+    case, trials, _ = read_checked(work, entry)
+    plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity)
+    raise InternalError(f"checking the baseline of {case.id} failed in the first pass only")
 
 
 def _roles(case: Case, named: frozenset[str]) -> tuple[tuple[str, ProbeRole], ...]:
@@ -260,14 +293,6 @@ def _roles(case: Case, named: frozenset[str]) -> tuple[tuple[str, ProbeRole], ..
             else:
                 found.append((probe_id, ProbeRole.CANARY if variant.canary else ProbeRole.ELIGIBLE))
     return tuple(found)
-
-
-def _label_exclusion(variant: Variant) -> ExcludedReason | None:
-    if variant.validity is Validity.EQUIVALENT:
-        return ExcludedReason.EQUIVALENT
-    if variant.validity is Validity.UNREVIEWED:
-        return ExcludedReason.UNREVIEWED
-    return None
 
 
 def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
@@ -288,30 +313,6 @@ def read_checked(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Tria
     if problems or _fingerprint(item) != entry.fingerprint:
         raise _changed(work, entry)
     return case, trials, item
-
-
-def labels_of(work: CaseWork, variant: Variant) -> Labels:
-    return Labels(
-        variant.relation,
-        variant.probe_class,
-        variant.family,
-        work.severity(variant),
-        variant.canary,
-        variant.expect,
-        variant.exposure,
-    )
-
-
-def exclusion(
-    case: Case, variant: Variant, built: Sequence[Trial], clean: bool
-) -> ExcludedReason | None:
-    """Why a variant is not counted, in SPEC order (label, invalid baseline, identical)."""
-    reason = _label_exclusion(variant)
-    if reason is None and not clean:
-        reason = ExcludedReason.INVALID_BASELINE
-    if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
-        reason = ExcludedReason.IDENTICAL
-    return reason
 
 
 def _waive(
@@ -349,24 +350,24 @@ def _counted(
 def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
     """Second pass: rebuild a validated case's trials and evaluate its eligible variants.
 
-    Eligibility in SPEC order: label, then invalid baseline (known from the preflight,
-    else evaluated when the case has a ``valid`` variant), then identical trials.
+    Eligibility in SPEC order: label, then invalid baseline (the first pass checked
+    it), then identical trials.
     """
     case, trials, item = read_checked(work, entry)
     parsed = work.parsed
     memo = TextMemo()
     clean = entry.baseline_clean
+    if clean is None:
+        raise InternalError(f"the baseline of {case.id} was not checked before its audit")
     records = []
     for variant, built in zip(case.variants, trials, strict=True):
-        labels = labels_of(work, variant)
-        if clean is None and _label_exclusion(variant) is None:
-            clean = baseline_clean(parsed, case.document, case.context, memo)
-        reason = exclusion(case, variant, built, bool(clean))
+        found = labels(variant, work.severity(variant))
+        reason = exclusion(case, variant, built, clean)
         if reason is not None:
-            records.append(VariantRecord(variant.id, labels, reason))
+            records.append(VariantRecord(variant.id, found, reason))
             continue
         results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo)
         records.append(
-            VariantRecord(variant.id, labels, _counted(work, case, variant, labels, results))
+            VariantRecord(variant.id, found, _counted(work, case, variant, found, results))
         )
     return CaseOutcome(CaseRecord(case.id, tuple(records)), item, case.baseline_digest)

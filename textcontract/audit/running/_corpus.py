@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
 from pathlib import Path
+from typing import Any, TypeVar
 
 from textcontract.audit.reading import (
     AuditConfig,
@@ -29,6 +30,7 @@ from textcontract.audit.reading import (
     waived_probe_ids,
     waiver_problems,
 )
+from textcontract.audit.results import PlannedVariant
 from textcontract.audit.running._case_passes import (
     CaseCheck,
     CaseEntry,
@@ -46,6 +48,8 @@ from textcontract.rules import Registry
 from textcontract.strength import ProbeRole, ScoringPolicy
 
 __all__ = ["Corpus", "CorpusDigest", "load_corpus", "load_into"]
+
+T = TypeVar("T")
 
 _CHECK_BATCH = 8
 """Case files per batch sent to a worker in the first pass (about 2 ms each)."""
@@ -211,6 +215,36 @@ def _load_contract(
         return None
 
 
+class _SharedPlans:
+    """One object for equal ids, labels, fault tuples and variants: a large corpus repeats
+    a few of each, and the plans are held until the audit ends."""
+
+    def __init__(self) -> None:
+        self._seen: dict[Any, Any] = {}
+
+    def _one(self, value: T) -> T:
+        found: T = self._seen.setdefault(value, value)
+        return found
+
+    def check(self, check: CaseCheck) -> CaseCheck:
+        if check.plan is None:
+            return check
+        plan = check.plan
+        variants = tuple(self._variant(variant) for variant in plan.variants)
+        return replace(check, plan=plan._replace(variants=variants))
+
+    def _variant(self, variant: PlannedVariant) -> PlannedVariant:
+        return self._one(
+            PlannedVariant(
+                self._one(variant.variant),
+                self._one(variant.labels),
+                variant.trials,
+                variant.excluded,
+                self._one(variant.faults),
+            )
+        )
+
+
 def _waiver_problems(
     config: AuditConfig,
     parsed: ParsedContract | None,
@@ -253,7 +287,7 @@ def _first_pass(
     for file, check in kept:
         problems.extend(check.trial_problems)
         if check.fingerprint is not None and check.id is not None:
-            entries.append(CaseEntry(check.id, file, check.fingerprint, check.variants))
+            entries.append(CaseEntry(check.id, file, check.fingerprint, check.variants, check.plan))
     return entries
 
 
@@ -276,13 +310,21 @@ def load_into(
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     parsed = _load_contract(contract_path, contract_display, registry, problems)
     setup = _setup(directory, shown, parsed, allow_missing_rules, config)
+    # workers check baselines in the first pass too: the contract goes with the setup
+    shipped = (
+        setup if parsed is None else replace(setup, contract=_shippable(parsed, contract_path))
+    )
     skip = os.path.realpath(contract_path) if contract_path is not None else None
     files = [file for file, resolved in found if resolved != skip]
     del found
     work = CaseWork(setup, parsed)
-    checks = list(
-        zip(files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: setup), strict=True)
-    )
+    shared = _SharedPlans()  # plans are shared as they come, so equal parts are held once
+    checks = [
+        (file, shared.check(check))
+        for file, check in zip(
+            files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: shipped), strict=True
+        )
+    ]
     read_cleanly = not any(check.problems or check.trial_problems for _, check in checks)
     entries = _first_pass(work, checks, problems)
     problems.extend(_waiver_problems(config, parsed, checks, read_cleanly))

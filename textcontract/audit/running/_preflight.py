@@ -1,42 +1,31 @@
-"""The preflight pass (SPEC §17.3): baselines only, never a trial.
+"""The preflight (SPEC §17.3): baselines only, never a trial.
 
-Each validated case is read again (its fingerprint checked), its baseline checked
-twice, and its variants planned: eligibility as the audit decides it, and for every
-expectation of an eligible violation whether the baseline already violates it. The
-result is a :class:`~textcontract.audit.results.Preflight`; ``audit`` runs it first and
-stops when it failed, and ``textcontract preflight`` prints it.
+Each case's plan — its baseline checked twice, its variants' eligibility, and for every
+expectation of an eligible violation whether the baseline already violates it — is made
+in the first pass (:mod:`~textcontract.audit.running._planning`). The verdict also names
+the corpus and fixture digests: an audit computes them in its audit pass, and a preflight
+that stops the audit, or ``textcontract preflight``, in a pass that reads the cases again
+in case-id order and checks nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from textcontract.audit.reading import Case, Relation, Trial, Variant
-from textcontract.audit.results import (
-    CasePlan,
-    CheckOutcome,
-    ExpectedStatus,
-    PlannedVariant,
-    Preflight,
-    violation_trial,
-)
+from textcontract.audit.results import CasePlan, Preflight
 from textcontract.audit.running._case_passes import (
     CaseEntry,
     CaseWork,
-    exclusion,
-    labels_of,
+    raise_baseline,
     read_checked,
 )
 from textcontract.audit.running._corpus import Corpus, CorpusDigest
-from textcontract.audit.running._evaluation import Judgement, TextMemo, check_trial
 from textcontract.audit.running._pool import Pool
-from textcontract.canonical import canonical_json, digest
+from textcontract.canonical import digest
 from textcontract.errors import ExitCode, TextcontractError
 
-__all__ = ["PreflightFailed", "preflight_case", "run_preflight"]
+__all__ = ["PreflightFailed", "preflight_of", "run_preflight"]
 
-_PREFLIGHT_BATCH = 8
-"""Cases per batch sent to a worker: a baseline checked twice each."""
+_DIGEST_BATCH = 8
+"""Cases per batch sent to a worker when only the digests are needed."""
 
 
 class PreflightFailed(TextcontractError):
@@ -51,92 +40,55 @@ class PreflightFailed(TextcontractError):
         super().__init__(f"preflight failed: {shown}")
 
 
-@dataclass(frozen=True)
-class CasePreflight:
-    """What the preflight of one case gives back: its plan and its parts of the digests."""
-
-    plan: CasePlan
-    item: bytes
-    baseline_digest: str
-
-
-def _difference(first: Judgement, second: Judgement) -> str | None:
-    """What first differs between two check runs of one baseline, or ``None``."""
-    for index, (one, two) in enumerate(zip(first.checks, second.checks, strict=False)):
-        if canonical_json(one.to_json()) != canonical_json(two.to_json()):
-            return (
-                f"check {index + 1} ({one.rule_id} {one.code} at {one.scope}) was "
-                f"{one.status.value} on the first run and {two.status.value} "
-                f"({two.code}) on the second"
-            )
-    if len(first.checks) != len(second.checks):
-        return f"the first run gave {len(first.checks)} checks, the second {len(second.checks)}"
-    return None
+def _plans(corpus: Corpus) -> tuple[CasePlan, ...]:
+    """Every case's plan; a baseline whose check raised in the first pass raises now."""
+    plans = []
+    for entry in corpus.entries:
+        if entry.plan is None:
+            raise_baseline(corpus.work(), entry)
+        assert entry.plan is not None
+        plans.append(entry.plan)
+    return tuple(plans)
 
 
-def _faults(work: CaseWork, variant: Variant, baseline: Judgement) -> tuple[CheckOutcome, ...]:
-    """Per expectation of an eligible violation: already violated on the baseline?"""
-    statuses = violation_trial(0, baseline, variant.expect).statuses
-    rules = work.setup.rules or {}
-    return tuple(
-        CheckOutcome.EXEMPT
-        if expectation.rule not in rules
-        else CheckOutcome.FAILED
-        if status is ExpectedStatus.VIOLATED
-        else CheckOutcome.SATISFIED
-        for expectation, status in zip(variant.expect, statuses, strict=True)
+def preflight_of(
+    pool: Pool[CaseWork],
+    corpus: Corpus,
+    mode: str,
+    digests: tuple[str, str] | None = None,
+) -> Preflight:
+    """The preflight verdict of a loaded corpus; ``digests`` (corpus, fixture) when known."""
+    plans = _plans(corpus)
+    corpus_digest, fixture_digest = digests if digests is not None else _digests(pool, corpus)
+    return Preflight(
+        contract=corpus.contract.ref,
+        corpus_digest=corpus_digest,
+        fixture_digest=fixture_digest,
+        policy_digest=corpus.policy.digest,
+        mode=mode,
+        cases=plans,
     )
 
 
-def _planned(
-    work: CaseWork, case: Case, trials: list[list[Trial]], baseline: Judgement
-) -> tuple[PlannedVariant, ...]:
-    clean = baseline.accepted and baseline.complete
-    planned = []
-    for variant, built in zip(case.variants, trials, strict=True):
-        reason = exclusion(case, variant, built, clean)
-        faults: tuple[CheckOutcome, ...] = ()
-        if reason is None and variant.relation is Relation.VIOLATION:
-            faults = _faults(work, variant, baseline)
-        planned.append(
-            PlannedVariant(variant.id, labels_of(work, variant), len(built), reason, faults)
-        )
-    return tuple(planned)
+def _case_digest(work: CaseWork, entry: CaseEntry) -> tuple[bytes, str]:
+    case, _, item = read_checked(work, entry)
+    return item, case.baseline_digest
 
 
-def preflight_case(work: CaseWork, entry: CaseEntry) -> CasePreflight:
-    """One validated case: its baseline checked twice, its variants planned."""
-    case, trials, item = read_checked(work, entry)
-    memo = TextMemo()
-    first = check_trial(work.parsed, case.document, case.context, memo)
-    second = check_trial(work.parsed, case.document, case.context, memo)
-    plan = CasePlan(
-        case.id,
-        _difference(first, second),
-        first.accepted,
-        first.complete,
-        _planned(work, case, trials, first),
+def _digests(pool: Pool[CaseWork], corpus: Corpus) -> tuple[str, str]:
+    """The corpus and fixture digests, from the cases read again in case-id order."""
+    pool.start(len(corpus.entries))
+    streamed = CorpusDigest()
+    baselines = []
+    found = pool.map(
+        _case_digest, corpus.entries, _DIGEST_BATCH, corpus.work(), corpus.worker_setup
     )
-    return CasePreflight(plan, item, case.baseline_digest)
+    for item, baseline in found:
+        streamed.add(item)
+        baselines.append(baseline)
+    return streamed.hexdigest(), digest(sorted(baselines))
 
 
 def run_preflight(pool: Pool[CaseWork], corpus: Corpus, mode: str) -> Preflight:
-    """The preflight of a loaded corpus, its cases checked in ``pool`` (started if need be)."""
-    pool.start(len(corpus.entries))
-    plans: list[CasePlan] = []
-    baselines: list[str] = []
-    streamed = CorpusDigest()
-    entries = corpus.entries
-    found = pool.map(preflight_case, entries, _PREFLIGHT_BATCH, corpus.work(), corpus.worker_setup)
-    for outcome in found:
-        plans.append(outcome.plan)
-        baselines.append(outcome.baseline_digest)
-        streamed.add(outcome.item)
-    return Preflight(
-        contract=corpus.contract.ref,
-        corpus_digest=streamed.hexdigest(),
-        fixture_digest=digest(sorted(baselines)),
-        policy_digest=corpus.policy.digest,
-        mode=mode,
-        cases=tuple(plans),
-    )
+    """The preflight of a loaded corpus, as ``textcontract preflight`` prints it."""
+    return preflight_of(pool, corpus, mode)

@@ -33,7 +33,7 @@ from textcontract.audit.results import (
 from textcontract.audit.running._case_passes import CaseWork, audit_case
 from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
 from textcontract.audit.running._pool import Pool
-from textcontract.audit.running._preflight import PreflightFailed, run_preflight
+from textcontract.audit.running._preflight import PreflightFailed, preflight_of, run_preflight
 from textcontract.canonical import digest
 from textcontract.environment import git_source_revision, today_utc
 from textcontract.errors import ExitCode
@@ -198,11 +198,10 @@ def _revision(source_revision: SourceRevisionOption, corpus: Corpus) -> SourceRe
 
 
 def _audit_pass(
-    pool: Pool[CaseWork], corpus: Corpus, preflight: Preflight, progress: Progress | None
+    pool: Pool[CaseWork], corpus: Corpus, progress: Progress | None
 ) -> tuple[tuple[CaseRecord, ...], str, str]:
-    """Every case audited (the preflight's baseline verdicts reused): records and digests."""
-    clean = preflight.clean_baselines
-    entries = [replace(entry, baseline_clean=clean.get(entry.id)) for entry in corpus.entries]
+    """Every case audited (the first pass's baseline verdicts reused): records and digests."""
+    entries = corpus.entries
     interner = Interner()
     cases: list[CaseRecord] = []
     baselines: list[bytes] = []
@@ -234,20 +233,22 @@ def run_in(
 ) -> AuditResult:
     """:func:`run_audit` with the cases audited in ``pool`` (started here if it is not yet)."""
     chosen_mode = _checked_mode(mode, corpus)
-    preflight = run_preflight(pool, corpus, chosen_mode)
-    if not preflight.passed:
-        raise PreflightFailed(preflight)
+    pool.start(len(corpus.entries))
+    planned = preflight_of(pool, corpus, chosen_mode, ("", ""))
+    if not planned.passed:  # the digests it prints need one more read of the cases
+        raise PreflightFailed(preflight_of(pool, corpus, chosen_mode))
     waivers = corpus.config.waivers
     day = (as_of if as_of is not None else today_utc()) if waivers else None
-    run = replace(corpus, as_of=day)
+    revision = _revision(source_revision, corpus)
+    cases, corpus_digest, fixture = _audit_pass(pool, replace(corpus, as_of=day), progress)
+    preflight = replace(planned, corpus_digest=corpus_digest, fixture_digest=fixture)
     evidence = RunEvidence(
         recommendation=preflight.recommendation.value if chosen_mode == PRODUCTION else None,
         waivers=waivers,
         as_of=day,
         preflight_digest=preflight.digest,
-        source_revision=_revision(source_revision, corpus),
+        source_revision=revision,
     )
-    cases, corpus_digest, fixture = _audit_pass(pool, run, preflight, progress)
     findings = summarize(
         corpus.contract,
         corpus.policy,
