@@ -170,3 +170,39 @@ def test_bad_flags_are_input_errors_before_anything_runs(tmp_path: Path, flag: s
     code, out, err = audit_cli(str(corpus), flag, "bogus")
     assert (code, out) == (2, "")
     assert flag in err
+
+
+def test_workers_give_the_same_bytes_with_waivers_production_and_a_failed_preflight(
+    tmp_path: Path,
+) -> None:
+    """Past 32 cases the first pass, the preflight's digest pass and the audit pass run in
+    worker processes: waivers, plans and the recommendation travel with them."""
+    from tests.audit.run_builders import ALSO_NOTHING, NOTHING, REFUND_CONTRACT, refund_case
+    from textcontract.formats.json_text import dumps_pretty
+
+    trials = f"[{NOTHING}, {ALSO_NOTHING}, {REFUND}]"
+    cases = {
+        f"order-{n:04}.yaml": refund_case(trials).replace("id: order-1002", f"id: order-{n:04}")
+        for n in range(40)
+    }
+    waiver = (
+        "waivers:\n  - {id: by-rule, rules: [no-refund-promise], reason: r, approved_by: a,"
+        " expires: 2026-12-31}\n"
+    )
+    corpus = write_corpus(
+        tmp_path,
+        cases,
+        audit="contract: ../contract.yaml\nmode: production\n" + waiver,
+        contract=REFUND_CONTRACT,
+    )
+    one = audit_directory(corpus, as_of=date(2026, 6, 1), jobs=1)
+    two = audit_directory(corpus, as_of=date(2026, 6, 1), jobs=2)
+    assert dumps_pretty(one.report) == dumps_pretty(two.report)
+    assert one.report["verdict"] == {"value": "WAIVED", "reasons": ["waiver-honoured"]}
+    assert len(one.report["waivers"]["declared"][0]["trials"]) == 80
+    assert dict(one.artifacts()) == dict(two.artifacts())
+    code_1, out_1, _ = cli("preflight", str(corpus), "--jobs", "1")
+    code_2, out_2, _ = cli("preflight", str(corpus), "--jobs", "2")
+    assert (code_1, code_2) == (0, 0)
+    assert out_1 == out_2
+    assert out_1["corpus_digest"] == one.report["corpus"]["digest"]
