@@ -221,6 +221,17 @@ def _audit_pass(
     return tuple(cases), streamed.hexdigest(), fixture
 
 
+def _threshold_checks(chosen: Thresholds, findings: Findings) -> tuple[ThresholdCheck, ...]:
+    return tuple(
+        check
+        for check in (
+            check_threshold("detection", chosen.detection, findings.detection.value),
+            check_threshold("preservation", chosen.preservation, findings.preservation.value),
+        )
+        if check is not None
+    )
+
+
 def run_in(
     pool: Pool[CaseWork],
     corpus: Corpus,
@@ -259,15 +270,7 @@ def run_in(
         evidence=evidence,
     )
     chosen = thresholds if thresholds is not None else corpus.thresholds
-    checks = tuple(
-        check
-        for check in (
-            check_threshold("detection", chosen.detection, findings.detection.value),
-            check_threshold("preservation", chosen.preservation, findings.preservation.value),
-        )
-        if check is not None
-    )
-    return AuditResult(findings, checks, preflight)
+    return AuditResult(findings, _threshold_checks(chosen, findings), preflight)
 
 
 def run_audit(
