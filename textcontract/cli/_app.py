@@ -24,7 +24,9 @@ __all__ = ["COMMAND_MODULES", "build_app"]  # and `app`, built on first access
 _MODULES = (
     "textcontract.cli._check",
     "textcontract.cli._audit",
+    "textcontract.cli._preflight",
     "textcontract.cli._strength",
+    "textcontract.cli._lineage",
     "textcontract.cli._rules",
     "textcontract.cli._schema",
     "textcontract.cli._test",
@@ -34,9 +36,11 @@ _MODULES = (
 COMMAND_MODULES = {
     "check": "textcontract.cli._check",
     "audit": "textcontract.cli._audit",
+    "preflight": "textcontract.cli._preflight",
     "score": "textcontract.cli._strength",
     "aggregate-strength": "textcontract.cli._strength",
     "compare": "textcontract.cli._strength",
+    "lineage": "textcontract.cli._lineage",
     "rules": "textcontract.cli._rules",
     "schema": "textcontract.cli._schema",
     "test": "textcontract.cli._test",

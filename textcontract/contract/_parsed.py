@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textcontract.canonical import digest
+from textcontract.contract._lineage import Lineage
 from textcontract.errors import Location
 from textcontract.model import CheckPolicy, Context, ContractRef, RuleVersion
 from textcontract.rules import RuleType
@@ -76,6 +77,8 @@ class ParsedContract:
     source: str
     description: str | None = None
     files: tuple[str, ...] = field(default=())
+    lineage: Lineage | None = None
+    """Where this revision comes from (SPEC §17.7); out of the digest."""
 
     @property
     def rules(self) -> tuple[RuleType, ...]:

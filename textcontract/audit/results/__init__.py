@@ -24,12 +24,21 @@ from textcontract.audit.results._matching import (
     failed_trial,
     violation_trial,
 )
+from textcontract.audit.results._preflight import (
+    CasePlan,
+    CheckKind,
+    CheckOutcome,
+    PlannedVariant,
+    Preflight,
+    canonical_chunks,
+)
 from textcontract.audit.results._report import (
     AUDIT_VERSION,
     report_json,
     streamed_report,
 )
 from textcontract.audit.results._strength import (
+    counted_trials,
     probe_trials,
 )
 from textcontract.audit.results._variant_records import (
@@ -42,7 +51,10 @@ from textcontract.audit.results._variant_records import (
 
 __all__ = [
     "AUDIT_VERSION",
+    "CasePlan",
     "CaseRecord",
+    "CheckKind",
+    "CheckOutcome",
     "Counted",
     "ExcludedReason",
     "ExcludedRow",
@@ -51,13 +63,17 @@ __all__ = [
     "Interner",
     "Labels",
     "Outcome",
+    "PlannedVariant",
+    "Preflight",
     "Rate",
     "ThresholdCheck",
     "TrialResult",
     "VariantRecord",
     "VariantRow",
+    "canonical_chunks",
     "check_threshold",
     "control_trial",
+    "counted_trials",
     "failed_trial",
     "preserve_verdict",
     "probe_trials",

@@ -9,7 +9,7 @@ produced one at a time when the report is built or written.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from textcontract.audit.reading import Expectation, Relation
@@ -28,6 +28,9 @@ from textcontract.strength import (
     CONTRACT_FORMAT_VERSION,
     CONTRACT_SCORING,
     CoverageGap,
+    Exposure,
+    Recommendation,
+    RunEvidence,
     ScoringPolicy,
     ScoringVersionInputs,
     StrengthVector,
@@ -50,6 +53,7 @@ class VariantRow:
     canary: bool
     verdict: VariantVerdict
     expect: tuple[Expectation, ...]
+    exposure: Exposure = Exposure.KNOWN
 
     @property
     def probe_id(self) -> str:
@@ -67,6 +71,7 @@ class VariantRow:
             canary=labels.canary,
             verdict=counted.verdict,
             expect=labels.expect,
+            exposure=labels.exposure,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -78,6 +83,7 @@ class VariantRow:
             "family": self.family,
             "severity": self.severity.value,
             "canary": self.canary,
+            "exposure": self.exposure.value,
             "outcome": self.verdict.outcome.value,
             "reason": self.verdict.reason,
             "expected": [
@@ -122,6 +128,30 @@ class Findings:
     preservation: Rate
     canaries: tuple[int, int]
     families: dict[str, dict[str, int]]
+    evidence: RunEvidence = field(default_factory=RunEvidence)
+    """Recommendation, waivers and their date, preflight digest, source revision."""
+
+    @property
+    def mode(self) -> str:
+        return self.inputs.mode
+
+    def waivers_json(self) -> dict[str, Any] | None:
+        """The report's ``waivers`` block: ``None`` when audit.yaml declares none."""
+        evidence = self.evidence
+        if not evidence.waivers or evidence.as_of is None:
+            return None
+        declared = []
+        for waiver in sorted(evidence.waivers, key=lambda w: w.id):
+            trials = self.tally.waived.get(waiver.id, [])
+            declared.append(
+                {
+                    **waiver.base_json(),
+                    "scope": waiver.scope_json(),
+                    "status": waiver.status(evidence.as_of, bool(trials)).value,
+                    "trials": list(trials),
+                }
+            )
+        return {"as_of": evidence.as_of.isoformat(), "declared": declared}
 
     def admitted(self) -> Iterator[tuple[str, Labels, Counted]]:
         """``(probe id, labels, result)`` of every admitted probe, sorted by probe id."""
@@ -214,8 +244,17 @@ def summarize(
     cases: tuple[CaseRecord, ...],
     corpus_digest: str,
     fixture_digest: str,
+    *,
+    mode: str = CONTRACT_SCORING,
+    evidence: RunEvidence | None = None,
 ) -> Findings:
-    """The findings of evaluated cases (``cases`` sorted by case id)."""
+    """The findings of evaluated cases (``cases`` sorted by case id).
+
+    ``evidence.recommendation`` is the production recommendation (``None`` in
+    contract-scoring).
+    """
+    run = evidence if evidence is not None else RunEvidence()
+    recommendation = None if run.recommendation is None else Recommendation(run.recommendation)
     probe_order = tuple(sorted(cases, key=lambda case: case.case + "/"))
     tally = StrengthTally(policy)
     for probe_id, labels, counted in _admitted(probe_order):
@@ -238,12 +277,13 @@ def summarize(
             fixture_digest=fixture_digest,
             evaluator_configuration_digest=parsed.digest,
             scoring_policy_digest=policy.digest,
-            mode=CONTRACT_SCORING,
+            mode=mode,
         ),
         gaps=gaps,
-        verdict=tally.verdict(gaps),
+        verdict=tally.verdict(gaps, mode, recommendation),
         detection=detection,
         preservation=preservation,
         canaries=canaries,
         families=_families(cases),
+        evidence=run,
     )

@@ -4,10 +4,15 @@ from textcontract.audit.running._corpus import (
     Corpus,
     load_corpus,
 )
+from textcontract.audit.running._preflight import (
+    PreflightFailed,
+)
 from textcontract.audit.running._runner import (
     AuditResult,
     Progress,
+    SourceRevisionOption,
     audit_directory,
+    preflight_directory,
     run_audit,
 )
 from textcontract.audit.running._views import (
@@ -18,10 +23,13 @@ from textcontract.audit.running._views import (
 __all__ = [
     "AuditResult",
     "Corpus",
+    "PreflightFailed",
     "Progress",
+    "SourceRevisionOption",
     "VariantView",
     "audit_directory",
     "load_corpus",
+    "preflight_directory",
     "run_audit",
     "variant_views",
 ]

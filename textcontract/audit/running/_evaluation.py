@@ -27,7 +27,7 @@ from textcontract.model import Check, Context, Document, Surface, is_accepted, i
 from textcontract.rules import Subject
 from textcontract.text import Profile, ScriptShare
 
-__all__ = ["Judgement", "TextMemo", "baseline_clean", "check_trial", "evaluate_trials"]
+__all__ = ["Judgement", "TextMemo", "check_trial", "evaluate_trials"]
 
 
 class TextMemo:
@@ -113,14 +113,6 @@ def check_trial(
         checks.extend(run_rule(rule, subject))
     found = tuple(checks)
     return Judgement(found, is_accepted(found, parsed.policy), is_complete(found))
-
-
-def baseline_clean(
-    parsed: ParsedContract, document: Document, context: Context, memo: TextMemo
-) -> bool:
-    """Whether a baseline is accepted and complete (an exception here is not caught: exit 3)."""
-    judged = check_trial(parsed, document, context, memo)
-    return judged.accepted and judged.complete
 
 
 def evaluate_trials(

@@ -1,27 +1,31 @@
-"""Running an audit: the second pass over every case, then the figures, strength and verdict.
+"""Running an audit: the preflight, the audit pass over every case, then the figures,
+strength and verdict.
 
-Cases are audited in case-id order (in worker processes too, results merged in
-that order); each leaves a small record per variant and its share of the corpus
-digests. Nothing else is held: the report is built, or written, from the
+The preflight (:mod:`~textcontract.audit.running._preflight`) comes first and a failed
+one stops the audit before any trial. Cases are audited in case-id order (in worker
+processes too, results merged in that order); each leaves a small record per variant
+and its share of the corpus digests. Nothing else is held: the report is built, or written, from the
 records when it is asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from textcontract.audit.reading import Thresholds
+from textcontract.audit.reading import Thresholds, read_mode
 from textcontract.audit.results import (
     CaseRecord,
     Findings,
     Interner,
+    Preflight,
     ThresholdCheck,
     check_threshold,
-    probe_trials,
+    counted_trials,
     report_json,
     streamed_report,
     summarize,
@@ -29,10 +33,16 @@ from textcontract.audit.results import (
 from textcontract.audit.running._case_passes import CaseWork, audit_case
 from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
 from textcontract.audit.running._pool import Pool
+from textcontract.audit.running._preflight import PreflightFailed, preflight_of, run_preflight
 from textcontract.canonical import digest
+from textcontract.environment import git_source_revision, today_utc
 from textcontract.errors import ExitCode
+from textcontract.fields import FieldReader
 from textcontract.rules import Registry
 from textcontract.strength import (
+    PRODUCTION,
+    RunEvidence,
+    SourceRevision,
     StrengthResult,
     Verdict,
     VerdictValue,
@@ -41,7 +51,18 @@ from textcontract.strength import (
     score_probes,
 )
 
-__all__ = ["AuditResult", "Progress", "audit_directory", "run_audit", "run_in"]
+__all__ = [
+    "AuditResult",
+    "Progress",
+    "SourceRevisionOption",
+    "audit_directory",
+    "preflight_directory",
+    "run_audit",
+    "run_in",
+]
+
+SourceRevisionOption = SourceRevision | Literal["auto"] | None
+"""``--source-revision``: attested, read from git (``"auto"``), or not recorded."""
 
 Progress = Callable[[int, int], None]
 """Called with (variants done, variants in the corpus) as the audit advances."""
@@ -62,6 +83,8 @@ class AuditResult:
 
     findings: Findings
     thresholds: tuple[ThresholdCheck, ...]
+    preflight: Preflight | None = None
+    """The preflight the audit ran first (it passed, or there would be no result)."""
 
     @property
     def contract_digest(self) -> str:
@@ -80,14 +103,21 @@ class AuditResult:
         return self.findings.preservation.value
 
     @property
+    def invalid(self) -> bool:
+        """The verdict is INVALID (a breached re-execution cap): no artifact, no record."""
+        return self.verdict.value is VerdictValue.INVALID
+
+    @property
     def passed(self) -> bool:
-        """Every threshold met and the verdict is not FAIL (SPEC §8, exit 0)."""
-        return self.verdict.value is not VerdictValue.FAIL and all(
+        """Every threshold met and the verdict neither FAIL nor INVALID (SPEC §8, exit 0)."""
+        return self.verdict.value not in (VerdictValue.FAIL, VerdictValue.INVALID) and all(
             check.met for check in self.thresholds
         )
 
     @property
     def exit_code(self) -> ExitCode:
+        if self.invalid:
+            return ExitCode.INVALID
         return ExitCode.OK if self.passed else ExitCode.FAILED
 
     @cached_property
@@ -108,51 +138,75 @@ class AuditResult:
         """Every admitted probe scored by the strength scorer (held all at once)."""
         findings = self.findings
         return score_probes(
-            [
-                probe_trials(probe_id, labels, c.states)
-                for probe_id, labels, c in findings.admitted()
-            ],
+            [counted_trials(probe_id, labels, c) for probe_id, labels, c in findings.admitted()],
             findings.policy,
             findings.inputs,
             findings.gaps,
+            evidence=findings.evidence,
         )
 
     def artifacts(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(relative path, evidence artifact)`` per admitted probe: ``<case>/<variant>.json``.
 
         Coverage gaps belong to the run, not to one probe: artifacts carry none, so
-        that scoring a probe's sealed records reproduces its artifact (SPEC §7).
+        that scoring a probe's sealed records reproduces its artifact (SPEC §7). An
+        INVALID run mints no artifact: nothing is yielded.
         """
+        if self.invalid:
+            return
         findings = self.findings
         for probe_id, labels, counted in findings.admitted():
-            trials = probe_trials(probe_id, labels, counted.states)
-            yield f"{probe_id}.json", evidence_artifact(trials, findings.policy, findings.inputs)
+            trials = counted_trials(probe_id, labels, counted)
+            yield (
+                f"{probe_id}.json",
+                evidence_artifact(
+                    trials, findings.policy, findings.inputs, evidence=findings.evidence
+                ),
+            )
 
     def records(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        """``(relative path, sealed record)``: ``<case>/<variant>/trial-<i>.json``."""
+        """``(relative path, sealed record)``: ``<case>/<variant>/trial-<i>.json``.
+
+        An INVALID run writes no record: nothing is yielded.
+        """
+        if self.invalid:
+            return
         findings = self.findings
         for probe_id, labels, counted in findings.admitted():
-            trials = probe_trials(probe_id, labels, counted.states)
             yield from build_trial_records(
-                trials, findings.inputs.scoring_version, self.contract_digest
+                counted_trials(probe_id, labels, counted),
+                findings.inputs.scoring_version,
+                self.contract_digest,
+                mode=findings.mode,
+                recommendation=findings.evidence.recommendation,
             )
 
 
-def run_in(
-    pool: Pool[CaseWork],
-    corpus: Corpus,
-    *,
-    thresholds: Thresholds | None = None,
-    progress: Progress | None = None,
-) -> AuditResult:
-    """:func:`run_audit` with the cases audited in ``pool`` (started here if it is not yet)."""
-    pool.start(len(corpus.entries))
+def _checked_mode(mode: str | None, corpus: Corpus) -> str:
+    if mode is None:
+        return corpus.config.mode
+    reader = FieldReader(None)
+    chosen = read_mode(reader, mode, ("--mode",))
+    reader.raise_if_problems()
+    return chosen
+
+
+def _revision(source_revision: SourceRevisionOption, corpus: Corpus) -> SourceRevision | None:
+    if source_revision == "auto":
+        return git_source_revision(corpus.root, corpus.contract_path)
+    return source_revision
+
+
+def _audit_pass(
+    pool: Pool[CaseWork], corpus: Corpus, progress: Progress | None
+) -> tuple[tuple[CaseRecord, ...], str, str]:
+    """Every case audited (the first pass's baseline verdicts reused): records and digests."""
+    entries = corpus.entries
     interner = Interner()
     cases: list[CaseRecord] = []
     baselines: list[bytes] = []
     streamed = CorpusDigest()
     done, total = 0, corpus.variants
-    entries = corpus.entries
     outcomes = pool.map(audit_case, entries, _AUDIT_BATCH, corpus.work(), corpus.worker_setup)
     for entry, outcome in zip(entries, outcomes, strict=True):
         streamed.add(outcome.item)
@@ -164,11 +218,11 @@ def run_in(
     pool.finish()
     # raw digests sort as their hex forms do, in half the memory
     fixture = digest([_SHA256 + baseline.hex() for baseline in sorted(baselines)])
-    findings = summarize(
-        corpus.contract, corpus.policy, tuple(cases), streamed.hexdigest(), fixture
-    )
-    chosen = thresholds if thresholds is not None else corpus.thresholds
-    checks = tuple(
+    return tuple(cases), streamed.hexdigest(), fixture
+
+
+def _threshold_checks(chosen: Thresholds, findings: Findings) -> tuple[ThresholdCheck, ...]:
+    return tuple(
         check
         for check in (
             check_threshold("detection", chosen.detection, findings.detection.value),
@@ -176,7 +230,47 @@ def run_in(
         )
         if check is not None
     )
-    return AuditResult(findings, checks)
+
+
+def run_in(
+    pool: Pool[CaseWork],
+    corpus: Corpus,
+    *,
+    thresholds: Thresholds | None = None,
+    progress: Progress | None = None,
+    mode: str | None = None,
+    as_of: date | None = None,
+    source_revision: SourceRevisionOption = None,
+) -> AuditResult:
+    """:func:`run_audit` with the cases audited in ``pool`` (started here if it is not yet)."""
+    chosen_mode = _checked_mode(mode, corpus)
+    pool.start(len(corpus.entries))
+    planned = preflight_of(pool, corpus, chosen_mode, ("", ""))
+    if not planned.passed:  # the digests it prints need one more read of the cases
+        raise PreflightFailed(preflight_of(pool, corpus, chosen_mode))
+    waivers = corpus.config.waivers
+    day = (as_of if as_of is not None else today_utc()) if waivers else None
+    revision = _revision(source_revision, corpus)
+    cases, corpus_digest, fixture = _audit_pass(pool, replace(corpus, as_of=day), progress)
+    preflight = replace(planned, corpus_digest=corpus_digest, fixture_digest=fixture)
+    evidence = RunEvidence(
+        recommendation=preflight.recommendation.value if chosen_mode == PRODUCTION else None,
+        waivers=waivers,
+        as_of=day,
+        preflight_digest=preflight.digest,
+        source_revision=revision,
+    )
+    findings = summarize(
+        corpus.contract,
+        corpus.policy,
+        cases,
+        corpus_digest,
+        fixture,
+        mode=chosen_mode,
+        evidence=evidence,
+    )
+    chosen = thresholds if thresholds is not None else corpus.thresholds
+    return AuditResult(findings, _threshold_checks(chosen, findings), preflight)
 
 
 def run_audit(
@@ -185,14 +279,29 @@ def run_audit(
     jobs: int = 1,
     thresholds: Thresholds | None = None,
     progress: Progress | None = None,
+    mode: str | None = None,
+    as_of: date | None = None,
+    source_revision: SourceRevisionOption = None,
 ) -> AuditResult:
-    """Evaluate every eligible variant of a loaded corpus and sum up what was found.
+    """Preflight a loaded corpus, then evaluate every eligible variant and sum up.
 
-    ``thresholds`` replaces audit.yaml's (the CLI merges its flags first). The
-    result is the same, byte for byte, whatever ``jobs`` is.
+    ``thresholds`` replaces audit.yaml's (the CLI merges its flags first); ``mode``
+    replaces audit.yaml's ``mode:``; ``as_of`` is the date waivers are judged on
+    (default: today, UTC, read only when waivers are declared); ``source_revision``
+    is recorded (``"auto"`` reads git). A failed preflight raises
+    :class:`PreflightFailed` before any trial. The result is the same, byte for
+    byte, whatever ``jobs`` is.
     """
     with Pool[CaseWork](jobs) as pool:
-        return run_in(pool, corpus, thresholds=thresholds, progress=progress)
+        return run_in(
+            pool,
+            corpus,
+            thresholds=thresholds,
+            progress=progress,
+            mode=mode,
+            as_of=as_of,
+            source_revision=source_revision,
+        )
 
 
 def audit_directory(
@@ -205,11 +314,15 @@ def audit_directory(
     preservation: float | None = None,
     registry: Registry | None = None,
     progress: Progress | None = None,
+    mode: str | None = None,
+    as_of: date | None = None,
+    source_revision: SourceRevisionOption = None,
 ) -> AuditResult:
     """Load the corpus in ``directory`` and audit it (the library form of ``textcontract audit``).
 
-    ``detection`` / ``preservation`` override the thresholds of audit.yaml. One set
-    of ``jobs`` processes reads, validates and evaluates.
+    ``detection`` / ``preservation`` override the thresholds of audit.yaml; ``mode``,
+    ``as_of`` and ``source_revision`` are as for :func:`run_audit`. One set of ``jobs``
+    processes reads, validates, preflights and evaluates.
     """
     with Pool[CaseWork](jobs) as pool:
         corpus = load_into(
@@ -225,4 +338,33 @@ def audit_directory(
             corpus,
             thresholds=corpus.thresholds.overridden(detection, preservation),
             progress=progress,
+            mode=mode,
+            as_of=as_of,
+            source_revision=source_revision,
         )
+
+
+def preflight_directory(
+    directory: Path | str,
+    *,
+    contract: Path | str | None = None,
+    jobs: int = 1,
+    allow_missing_rules: bool = False,
+    registry: Registry | None = None,
+    mode: str | None = None,
+) -> Preflight:
+    """Load the corpus in ``directory`` and preflight it (``textcontract preflight``).
+
+    Loads and validates everything :func:`audit_directory` would (the same input
+    errors), then checks baselines only — never a trial.
+    """
+    with Pool[CaseWork](jobs) as pool:
+        corpus = load_into(
+            pool,
+            Path(directory),
+            display=str(directory),
+            contract=None if contract is None else Path(contract),
+            allow_missing_rules=allow_missing_rules,
+            registry=registry,
+        )
+        return run_preflight(pool, corpus, _checked_mode(mode, corpus))
