@@ -31,11 +31,13 @@ def _origins(text: str, offsets: Mapping[str, int]) -> dict[str, TextOrigin]:
     return {name: TextOrigin(counter.position(offset)[0]) for name, offset in ordered}
 
 
-def json_origins(text: str, raw: object, document: Document) -> dict[str, TextOrigin]:
-    """Each surface's line in the JSON ``text`` it was read from (``raw``: the parsed text)."""
-    surfaces = raw.get("surfaces") if isinstance(raw, Mapping) else None
-    if not isinstance(surfaces, Mapping):
-        return {}
+def json_origins(text: str, raw: Mapping[str, Any], document: Document) -> dict[str, TextOrigin]:
+    """Each surface's line in the JSON ``text`` it was read from.
+
+    ``raw`` is the parsed text, ``document`` the document built from it (so ``raw`` is an
+    object whose ``surfaces`` is one).
+    """
+    surfaces: Mapping[str, Any] = raw["surfaces"]
     paths = {name: _value_path(surfaces.get(name), name) for name in document.names}
     found = value_offsets(text, set(paths.values()))
     return _origins(text, {name: found[path] for name, path in paths.items() if path in found})

@@ -15,6 +15,11 @@ import pytest
 from typer.testing import CliRunner
 
 from textcontract.cli import app
+from textcontract.cli._ci_check import emit_check_ci
+from textcontract.contract import parse_contract_file
+from textcontract.engine import evaluate
+from textcontract.inputs import load_document_file
+from textcontract.model import Context
 
 CONTRACT = """\
 textcontract: 1
@@ -152,8 +157,12 @@ def test_github_annotations_point_into_the_file(files: Path, subprocess_run: boo
     ]
 
 
-def test_text_output_shows_where_each_located_check_is(files: Path) -> None:
-    out = _run(files, "text", subprocess_run=True)
+@pytest.mark.parametrize("subprocess_run", [False, True], ids=["cli-runner", "subprocess"])
+def test_text_output_shows_where_each_located_check_is(
+    files: Path, subprocess_run: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    out = _run(files, "text", subprocess_run=subprocess_run)
     flat = " ".join(out.split())
     assert "mail.md:10:13" in flat
     assert "mail.md:11:5" not in flat  # one location per check: its first located item
@@ -161,3 +170,21 @@ def test_text_output_shows_where_each_located_check_is(files: Path) -> None:
     assert "mail.md:10:25" in flat
     assert "reply.json:2 (body 2:6)" in flat
     assert "reply.json:3 (subject 1:4)" in flat
+
+
+def test_ci_formats_without_the_documents_fall_back_to_the_file_name(
+    files: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A caller that has reports only (no documents): the body of a markdown file is still in
+    file lines, every other surface at line 1."""
+    monkeypatch.chdir(files)
+    parsed = parse_contract_file(files / "textcontract.yaml", "textcontract.yaml")
+    document = load_document_file(files / "mail.md", "mail.md")
+    report = evaluate(parsed, document, Context.empty())
+    emit_check_ci("github", parsed, [("mail.md", report)], None)
+    places = [line.split(",title=")[0] for line in capsys.readouterr().out.splitlines()]
+    assert places == [
+        "::error file=mail.md,line=10,endLine=10,col=13,endColumn=22",
+        "::error file=mail.md,line=1,endLine=1",
+        "::error file=mail.md,line=10,endLine=10,col=25,endColumn=41",
+    ]

@@ -10,13 +10,15 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textcontract.text import OffsetMap, Profile, _offsets, normalize
-from textcontract.text._plain import PLAIN_RANGES, UNICODE_VERSION, plain_ranges
+from textcontract.text import OffsetMap, Profile, _offsets, _plain, normalize
+from textcontract.text._plain import PLAIN_RANGES, UNICODE_VERSION
 
 TEXT, FOLDED = Profile.TEXT, Profile.FOLDED
 
@@ -113,6 +115,28 @@ def test_a_span_outside_the_normalized_text_is_refused() -> None:
         offsets.span(1, 3)
 
 
+def test_the_map_reaches_only_as_far_as_the_spans_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    normalized_runs: list[tuple[int, int]] = []
+    fit = _offsets._fit_chunks
+
+    def counted(*arguments: Any) -> list[_offsets.Unit]:
+        normalized_runs.append(arguments[3])
+        return fit(*arguments)
+
+    monkeypatch.setattr(_offsets, "_fit_chunks", counted)
+    original = "ßx" * 1000
+    offsets = OffsetMap(original, normalize(original, TEXT), TEXT)
+    assert offsets.span(0, 1) == (0, 1)
+    assert len(normalized_runs) <= 2  # of the 1,000 runs of "ß" and the "x" before
+    asked = len(normalized_runs)
+    assert offsets.span(0, 2) == (0, 1)
+    assert len(normalized_runs) == asked  # already mapped
+    assert offsets.span(2997, 3000) == (1998, 2000)
+    assert len(normalized_runs) == 1000  # each run once
+
+
 def test_spans_extend_the_map_once_and_keep_their_order() -> None:
     original = "über ﬁx Straße"
     normalized = normalize(original, TEXT)
@@ -136,7 +160,13 @@ def _table() -> list[tuple[int, int]]:
     reason=f"the table is of Unicode {UNICODE_VERSION}; the runtime check covers others",
 )
 def test_the_plain_table_is_what_the_unicode_database_says() -> None:
-    assert list(plain_ranges()) == _table()
+    computed = _plain.table_source()
+    assert [
+        (int(first, 16), int(last, 16))
+        for first, last in (item.split("-") for item in computed.replace('"', " ").split())
+    ] == _table()
+    source = Path(_plain.__file__).read_text(encoding="utf-8")
+    assert f"PLAIN_RANGES = (\n{computed}\n)" in source  # as `python -m …_plain` writes it
 
 
 @pytest.mark.parametrize(
@@ -155,17 +185,64 @@ def test_characters_that_expand_combine_or_attach_are_not(char: str) -> None:
     assert not any(first <= ord(char) <= last for first, last in _table())
 
 
-def test_a_wrong_table_costs_time_never_a_wrong_span(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A table that takes every character for plain, as a stale one could take a few.
-    everything = re.compile(r"[\x00-\U0010ffff]*"), re.compile(r"(?!)")
-    monkeypatch.setattr(_offsets, "_runs", lambda: everything)
-    original = "Die Straße, ﬁx cafe\u0301 ｶﾞ 각"
+# Tables far wronger than a Unicode version could make them: every character plain, or all
+# but the combining diacritical marks (so ß and ﬁ, which expand, pass for one to one).
+_EVERYTHING = re.compile(r"[\x00-\U0010ffff]*"), re.compile(r"(?!)")
+_ALL_BUT_ACCENTS = re.compile(r"[^\u0300-\u036f]*"), re.compile(r"[\u0300-\u036f]+")
+_WRONG_TABLES = pytest.mark.parametrize(
+    "table", [_EVERYTHING, _ALL_BUT_ACCENTS], ids=["all", "all-but-accents"]
+)
+
+
+@_WRONG_TABLES
+@pytest.mark.parametrize(
+    "original",
+    [
+        pytest.param("Die Straße, ﬁx cafe\u0301 ｶﾞ 각", id="lengths-differ"),
+        pytest.param("ße\u0301", id="lengths-agree-then-a-mark"),
+        pytest.param("ßxe\u0301", id="a-run-out-of-place"),
+    ],
+)
+def test_a_wrong_table_that_moves_offsets_is_caught(
+    monkeypatch: pytest.MonkeyPatch, table: tuple[re.Pattern[str], re.Pattern[str]], original: str
+) -> None:
+    monkeypatch.setattr(_offsets, "_runs", lambda: table)
     for profile in Profile:
         normalized = normalize(original, profile)
-        fast = OffsetMap(original, normalized, profile)
         plain = OffsetMap(original, normalized, profile, plain_runs=False)
         for start in range(len(normalized)):
+            fast = OffsetMap(original, normalized, profile)  # fresh: each span finds the fault
             assert fast.span(start, start + 1) == plain.span(start, start + 1)
+            assert fast.spans([(start, len(normalized))]) == [plain.span(start, len(normalized))]
+
+
+@_WRONG_TABLES
+@pytest.mark.parametrize("profile", list(Profile), ids=str)
+@settings(max_examples=200, deadline=None)
+@given(original=st.lists(st.sampled_from(["ß", "é", "e\u0301", "ﬁ", "x", "\r\n"])).map("".join))
+def test_a_wrong_table_never_breaks_the_promise(
+    table: tuple[re.Pattern[str], re.Pattern[str]], profile: Profile, original: str
+) -> None:
+    """Even where a wrong table's errors cancel out (``ßée\u0301``: one character too many,
+    then one too few), normalizing the original span still yields the match."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_offsets, "_runs", lambda: table)
+        normalized = normalize(original, profile)
+        for start in range(len(normalized)):
+            for end in range(start + 1, len(normalized) + 1):
+                first, last = OffsetMap(original, normalized, profile).span(start, end)
+                assert normalized[start:end] in normalize(original[first:last], profile)
+
+
+def test_chunks_that_never_line_up_become_one_unit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The safety net for a target the chunks cannot reproduce one by one, and for a run
+    # whose chunks wait too long for a later one.
+    assert _offsets._fit_chunks("abc", "xyz", TEXT, (0, 3), (0, 3)) == [(0, 3, 0, 3)]
+    jamo = "ab\u1100\u1100\u1100\u1161"  # the last leading jamo waits for its vowel
+    units = [(0, 1, 0, 1), (1, 2, 1, 2), (2, 3, 2, 3), (3, 4, 3, 4), (4, 6, 4, 5)]
+    assert _offsets._fit_chunks(jamo, normalize(jamo, TEXT), TEXT, (0, 6), (0, 5)) == units
+    monkeypatch.setattr(_offsets, "_MAX_WAITING", 0)
+    assert _offsets._fit_chunks(jamo, normalize(jamo, TEXT), TEXT, (0, 6), (0, 5)) == units
 
 
 # --- properties -------------------------------------------------------------------------------

@@ -13,10 +13,11 @@ them, chunk by chunk.
 
 :data:`PLAIN_RANGES` is that set, computed by :func:`plain_ranges` from the standard library's
 Unicode database and written into this file (``python -m textcontract.text._plain`` prints
-it). A test recomputes it against the running Python; at run time the offset map checks its
-positions against the normalized text and falls back to normalizing every chunk when the
-table and the running Unicode version disagree, so a stale table costs time, never a wrong
-location.
+it). A test recomputes it against the running Python. Unicode keeps the normalization and
+case folding of assigned characters stable, and a character assigned in a later version is
+not in the table, so the table stays right for later versions; the offset map checks its
+positions against the normalized text all the same, and normalizes every chunk when they
+disagree.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 
 from textcontract.text._normalize import Profile, normalize
 
-__all__ = ["PLAIN_RANGES", "UNICODE_VERSION", "is_plain", "plain_ranges"]
+__all__ = ["PLAIN_RANGES", "UNICODE_VERSION", "is_plain", "plain_ranges", "table_source"]
 
 UNICODE_VERSION = "14.0.0"
 """The ``unicodedata`` version :data:`PLAIN_RANGES` was computed with."""
@@ -188,9 +189,8 @@ def _starts_safely(text: str, second: frozenset[str]) -> bool:
 def is_plain(char: str, second: frozenset[str]) -> bool:
     """The definition above, for one character (``second``: see :func:`plain_ranges`)."""
     category = unicodedata.category(char)
+    # Every character with a nonzero combining class is a mark (M).
     if category in ("Cn", "Cs", "Co") or category.startswith("M"):
-        return False
-    if unicodedata.combining(char) != 0:
         return False
     if any(len(normalize(char, profile)) != 1 for profile in Profile):
         return False
@@ -204,6 +204,7 @@ def plain_ranges() -> Iterator[tuple[int, int]]:
     """Inclusive ranges of plain code points, computed from ``unicodedata`` (about a second)."""
     second = _second_elements()
     start: int | None = None
+    # The last code point, U+10FFFF, is a noncharacter: every range ends before it.
     for code in range(sys.maxunicode + 1):
         if is_plain(chr(code), second):
             if start is None:
@@ -211,11 +212,10 @@ def plain_ranges() -> Iterator[tuple[int, int]]:
         elif start is not None:
             yield start, code - 1
             start = None
-    if start is not None:
-        yield start, sys.maxunicode
 
 
-def _table() -> str:
+def table_source() -> str:
+    """:data:`PLAIN_RANGES` as this file writes it, computed afresh."""
     items = [f"{first:04x}-{last:04x}" for first, last in plain_ranges()]
     lines = [" ".join(items[index : index + 7]) for index in range(0, len(items), 7)]
     return "\n".join(f'    "{line} "' for line in lines)
@@ -223,4 +223,4 @@ def _table() -> str:
 
 if __name__ == "__main__":
     print(f"# unicodedata {unicodedata.unidata_version}")
-    print(_table())
+    print(table_source())
