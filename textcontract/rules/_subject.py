@@ -91,10 +91,7 @@ class Subject:
         Lines are file lines when the surface's text is its file from a line on (a
         markdown body); otherwise they count from the surface text's first line.
         """
-        counter = self._lines.get(surface.name)
-        if counter is None:
-            counter = self._lines[surface.name] = LineCounter(surface.text)
-        places = counter.positions(offset for span in spans for offset in span)
+        places = self.line_counter(surface).positions(offset for span in spans for offset in span)
         origin = surface.origin
         shift = origin.line - 1 if origin.file_lines else 0
         name = surface.name
@@ -110,6 +107,13 @@ class Subject:
             )
             for start, end in spans
         ]
+
+    def line_counter(self, surface: Surface) -> LineCounter:
+        """Lines and columns of the surface's original text."""
+        counter = self._lines.get(surface.name)
+        if counter is None:
+            counter = self._lines[surface.name] = LineCounter(surface.text)
+        return counter
 
     def tokens(self, surface: Surface) -> tuple[str, ...]:
         tokens = self._tokens.get(surface.name)

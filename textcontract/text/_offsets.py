@@ -45,12 +45,16 @@ __all__ = ["OffsetMap"]
 Unit = tuple[int, int, int, int]
 """``(start, end, normalized start, normalized end)``: original [start, end) became that."""
 
-_CHUNK = regex.compile(r"\P{M}\p{M}*|\p{M}+")
-"""A character and the combining marks after it (or marks with nothing before them)."""
 _MAX_WAITING = 64
 _MERGE_BACK = 4
 """Units before a chunk that may be merged with it when it does not line up alone."""
 """Chunks that may wait for a later one before the rest of a run is taken as one unit."""
+
+
+@cache
+def _chunks() -> regex.Pattern[str]:
+    """A character and the combining marks after it (or marks with nothing before them)."""
+    return regex.compile(r"\P{M}\p{M}*|\p{M}+")
 
 
 @cache
@@ -82,7 +86,7 @@ def _fit_chunks(
     units: list[Unit] = []
     waiting = -1  # where the chunks not yet lined up begin
     waited = 0
-    for chunk in _CHUNK.finditer(original, start_of_run, end_of_run):
+    for chunk in _chunks().finditer(original, start_of_run, end_of_run):
         first = chunk.start() if waiting < 0 else waiting
         fitted = _line_up(original, normalized, profile, units, (first, chunk.end()), position)
         if fitted is not None and (chunk.end() < end_of_run or fitted == stop):

@@ -3,8 +3,8 @@
 The trials of a case are mostly the baseline with a claim, a fact or a few words
 changed, so most of their surfaces carry the very text the baseline has. A
 :class:`TextMemo` lives for one case and remembers what rules derive from a text
-alone — its normalized profiles and their offset maps, word tokens, token set, script
-share — so each distinct text is normalized and tokenized once per case instead of
+alone — its normalized profiles and their offset maps, lines, word tokens, token set,
+script share — so each distinct text is normalized and tokenized once per case instead of
 once per trial. Everything a rule computes from the context or its own parameters still
 runs for every trial.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from textcontract._lines import LineCounter
 from textcontract.audit.reading import Expectation, Relation, Trial
 from textcontract.audit.results import (
     TrialResult,
@@ -35,6 +36,7 @@ class TextMemo:
 
     __slots__ = (
         "histories",
+        "line_counters",
         "normalized",
         "offset_maps",
         "shares",
@@ -46,6 +48,7 @@ class TextMemo:
     def __init__(self) -> None:
         self.normalized: dict[tuple[str, Profile], str] = {}
         self.offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
+        self.line_counters: dict[str, LineCounter] = {}
         self.tokens: dict[str, tuple[str, ...]] = {}
         self.token_sets: dict[str, frozenset[str]] = {}
         self.shares: dict[str, ScriptShare] = {}
@@ -74,6 +77,12 @@ class _MemoSubject(Subject):
         found = self._memo.offset_maps.get(key)
         if found is None:
             found = self._memo.offset_maps[key] = super().offset_map(surface, profile)
+        return found
+
+    def line_counter(self, surface: Surface) -> LineCounter:
+        found = self._memo.line_counters.get(surface.text)
+        if found is None:
+            found = self._memo.line_counters[surface.text] = super().line_counter(surface)
         return found
 
     def tokens(self, surface: Surface) -> tuple[str, ...]:
