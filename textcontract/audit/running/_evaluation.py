@@ -3,9 +3,9 @@
 The trials of a case are mostly the baseline with a claim, a fact or a few words
 changed, so most of their surfaces carry the very text the baseline has. A
 :class:`TextMemo` lives for one case and remembers what rules derive from a text
-alone — its normalized profiles, word tokens, token set, script share — so each
-distinct text is normalized and tokenized once per case instead of once per
-trial. Everything a rule computes from the context or its own parameters still
+alone — its normalized profiles and their offset maps, lines, word tokens, token set,
+script share — so each distinct text is normalized and tokenized once per case instead of
+once per trial. Everything a rule computes from the context or its own parameters still
 runs for every trial.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from textcontract._lines import LineCounter
 from textcontract.audit.reading import Expectation, Relation, Trial
 from textcontract.audit.results import (
     TrialResult,
@@ -25,7 +26,7 @@ from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
 from textcontract.rules import Subject
-from textcontract.text import Profile, ScriptShare
+from textcontract.text import OffsetMap, Profile, ScriptShare
 
 __all__ = ["Judgement", "TextMemo", "check_trial", "evaluate_trials"]
 
@@ -33,10 +34,21 @@ __all__ = ["Judgement", "TextMemo", "check_trial", "evaluate_trials"]
 class TextMemo:
     """Per-text results shared by the check runs of one case (pure functions of the text)."""
 
-    __slots__ = ("histories", "normalized", "shares", "token_sets", "tokens", "unsupported")
+    __slots__ = (
+        "histories",
+        "line_counters",
+        "normalized",
+        "offset_maps",
+        "shares",
+        "token_sets",
+        "tokens",
+        "unsupported",
+    )
 
     def __init__(self) -> None:
         self.normalized: dict[tuple[str, Profile], str] = {}
+        self.offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
+        self.line_counters: dict[str, LineCounter] = {}
         self.tokens: dict[str, tuple[str, ...]] = {}
         self.token_sets: dict[str, frozenset[str]] = {}
         self.shares: dict[str, ScriptShare] = {}
@@ -58,6 +70,19 @@ class _MemoSubject(Subject):
         found = self._memo.normalized.get(key)
         if found is None:
             found = self._memo.normalized[key] = super().normalized(surface, profile)
+        return found
+
+    def offset_map(self, surface: Surface, profile: Profile) -> OffsetMap:
+        key = (surface.text, profile)
+        found = self._memo.offset_maps.get(key)
+        if found is None:
+            found = self._memo.offset_maps[key] = super().offset_map(surface, profile)
+        return found
+
+    def line_counter(self, surface: Surface) -> LineCounter:
+        found = self._memo.line_counters.get(surface.text)
+        if found is None:
+            found = self._memo.line_counters[surface.text] = super().line_counter(surface)
         return found
 
     def tokens(self, surface: Surface) -> tuple[str, ...]:
