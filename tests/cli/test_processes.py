@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.audit.audit_builders import REFUND, REWORD, case_text, preserve, violation, write_corpus
-from textcontract.audit.running._pool import Pool, _results, _Sent, watch_parent
+from textcontract._pool import Pool, _results, _Sent, watch_parent
 from textcontract.cli import app
 from textcontract.cli._fast import fast_check
 from textcontract.errors import InternalError
@@ -206,7 +206,7 @@ def test_the_portable_parent_watch_ends_an_orphan() -> None:
     # A child without a parent-death signal, watched by polling only; its parent is killed.
     orphan = (
         "import os, time\n"
-        "from textcontract.audit.running._pool import watch_parent\n"
+        "from textcontract._pool import watch_parent\n"
         "watch_parent(os.getppid(), 0.05)\n"
         "time.sleep(60)\n"
     )

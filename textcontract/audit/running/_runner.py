@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from textcontract._pool import Pool
 from textcontract.audit.reading import Thresholds
 from textcontract.audit.results import (
     CaseRecord,
@@ -28,7 +29,6 @@ from textcontract.audit.results import (
 )
 from textcontract.audit.running._case_passes import CaseWork, audit_case
 from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
-from textcontract.audit.running._pool import Pool
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode
 from textcontract.rules import Registry
@@ -191,7 +191,7 @@ def run_audit(
     ``thresholds`` replaces audit.yaml's (the CLI merges its flags first). The
     result is the same, byte for byte, whatever ``jobs`` is.
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "audit") as pool:
         return run_in(pool, corpus, thresholds=thresholds, progress=progress)
 
 
@@ -211,7 +211,7 @@ def audit_directory(
     ``detection`` / ``preservation`` override the thresholds of audit.yaml. One set
     of ``jobs`` processes reads, validates and evaluates.
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "audit") as pool:
         corpus = load_into(
             pool,
             Path(directory),
