@@ -145,6 +145,8 @@ class Pool(Generic[S]):
         self.started = False
         self._executor: ProcessPoolExecutor | None = None
         self._broken = False
+        self._manager: threading.Thread | None = None
+        """The executor's manager thread, kept by :meth:`finish` for ``__exit__`` to join."""
 
     @property
     def workers(self) -> int:
@@ -180,6 +182,9 @@ class Pool(Generic[S]):
                 _abandon(self._executor)
             else:
                 self._executor.shutdown(wait=True, cancel_futures=error is not None)
+                # after finish(), shutdown() no longer knows the manager thread: join it here
+                if self._manager is not None:
+                    self._manager.join()
             self._executor = None
 
     def map(
@@ -238,6 +243,9 @@ class Pool(Generic[S]):
     def finish(self) -> None:
         """No more work: let the workers exit while this process goes on (``__exit__`` waits)."""
         if self._executor is not None:
+            manager = getattr(self._executor, "_executor_manager_thread", None)
+            if isinstance(manager, threading.Thread):
+                self._manager = manager
             self._executor.shutdown(wait=False)
 
 

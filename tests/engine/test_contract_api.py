@@ -49,6 +49,7 @@ def test_report_json_shape_and_key_order() -> None:
         "engine",
         "contract",
         "input",
+        "source",
         "policy",
         "accepted",
         "complete",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from textcontract._version import __version__
@@ -12,7 +12,6 @@ from textcontract.cli._output import output_sink
 from textcontract.contract import ParsedContract
 from textcontract.formats.check_findings import CheckedDocument, RuleInfo
 from textcontract.formats.json_text import write_pretty
-from textcontract.model import Report
 
 __all__ = ["CI_CHECK_FORMATS", "emit_check_ci", "rule_infos"]
 
@@ -34,20 +33,15 @@ def rule_infos(parsed: ParsedContract) -> list[RuleInfo]:
     ]
 
 
-def _documents(reports: Iterable[tuple[str, Report]]) -> Iterator[CheckedDocument]:
-    for name, report in reports:
-        yield CheckedDocument(name, report.to_dict())
-
-
 def emit_check_ci(
     output_format: str,
     parsed: ParsedContract,
-    reports: Sequence[tuple[str, Report]],
+    documents: Iterable[CheckedDocument],
     output: Path | None,
 ) -> None:
-    """Render ``reports`` (name as given, report) in a CI format to ``output`` or stdout."""
+    """Render checked documents, as they come, in a CI format to ``output`` or stdout."""
     base = os.getcwd()
-    documents = _documents(reports)
+    documents = iter(documents)
     with output_sink(output) as sink:
         write = sink.write
         if output_format == "sarif":

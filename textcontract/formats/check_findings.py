@@ -23,6 +23,7 @@ __all__ = [
     "Region",
     "RuleInfo",
     "blocks",
+    "evidence_location",
     "findings",
     "matched_text",
     "region_of",
@@ -50,11 +51,16 @@ class CheckedDocument:
 
     ``surface_lines`` gives, per surface, the file line where its text value begins (its
     JSON string or front-matter scalar); a surface it does not name begins on line 1.
+    ``file`` is the file findings point at when it is not the source (a batch case's
+    batch file); ``markdown`` says whether the body's lines are lines of that file (by
+    default: unless the file's name ends in ``.json``).
     """
 
     name: str
     report: Mapping[str, Any]
     surface_lines: Mapping[str, int] = field(default_factory=dict)
+    file: str | None = None
+    markdown: bool | None = None
 
     @property
     def source(self) -> str:
@@ -63,9 +69,16 @@ class CheckedDocument:
         return source if isinstance(source, str) and source else self.name
 
     @property
+    def path(self) -> str:
+        """The file findings point at: ``file`` when given, else the source."""
+        return self.file if self.file is not None else self.source
+
+    @property
     def body_lines_are_file_lines(self) -> bool:
         """A markdown/text file's body is located in file lines (SPEC §10); JSON's is not."""
-        return not self.source.lower().endswith(".json")
+        if self.markdown is not None:
+            return self.markdown
+        return not self.path.lower().endswith(".json")
 
 
 @dataclass(frozen=True)
@@ -116,7 +129,8 @@ def _level(check: Mapping[str, Any], policy: Mapping[str, Any]) -> str:
     return "error" if blocks(check, policy) else "warning"
 
 
-def _location(check: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def evidence_location(check: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The first evidence item's ``location`` (SPEC §10), if any item has one."""
     for item in check.get("evidence") or ():
         location = item.get("location") if isinstance(item, Mapping) else None
         if isinstance(location, Mapping):
@@ -133,7 +147,7 @@ def _surface(check: Mapping[str, Any], location: Mapping[str, Any] | None) -> st
 
 def region_of(check: Mapping[str, Any], document: CheckedDocument) -> Region:
     """The evidence's location in file lines when it has one, else its surface's first line."""
-    location = _location(check)
+    location = evidence_location(check)
     surface = _surface(check, location)
     if location is not None and surface == BODY and document.body_lines_are_file_lines:
         start, end = location["start"], location["end"]

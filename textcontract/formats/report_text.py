@@ -1,90 +1,268 @@
-"""``check --format text``: a rich table per document, then its verdict line."""
+"""``check --format text``: reports for people, at any width, in a terminal or a pipe.
+
+Per document a header line — source, ACCEPTED or REJECTED, complete or incomplete, the
+counts — then every check that is not satisfied: its status, rule id, code, scope and,
+when its evidence is located (SPEC §10), ``path:line:column``; below it the whole message
+and the evidence excerpt. ``verbose`` shows satisfied checks too; ``quiet`` only the
+header lines. A summary line over all documents ends the output.
+
+Every paragraph is wrapped to the width at spaces and never cut: a word longer than a
+line stands on a line of its own. Into a pipe or a file the lines are plain text
+(:func:`write_report_text`, ``textwrap``); on a terminal the same paragraphs are printed
+by rich with colours (:func:`print_report_text`), which wraps them itself. Whitespace in a
+message or excerpt is collapsed and control characters are shown escaped (``\\x1b``), so a
+document cannot move the cursor or recolour the terminal of the person reading its report.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import re
+import textwrap
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, Group
-from rich.table import Table
-from rich.text import Text
+from textcontract.formats.check_findings import CheckedDocument, evidence_location
+from textcontract.model import BODY
 
-from textcontract.model import Check, Enforcement, Report, Status
+if TYPE_CHECKING:
+    from rich.console import Console
 
-__all__ = ["render_report_text", "status_style"]
+__all__ = ["Paragraph", "TextOptions", "TextTally", "print_report_text", "write_report_text"]
 
+_STATUSES = ("satisfied", "violated", "undetermined", "error")
+_STATUS_WIDTH = max(map(len, _STATUSES))
 _STYLES = {
-    Status.SATISFIED: "green",
-    Status.VIOLATED: "red",
-    Status.UNDETERMINED: "yellow",
-    Status.ERROR: "bold magenta",
+    "satisfied": "green",
+    "violated": "red",
+    "undetermined": "yellow",
+    "error": "bold magenta",
 }
-_EXCERPT_WIDTH = 60
+_EXCERPT_FIELDS = ("excerpt", "match", "link")
+_CHECK_INDENT = 2
+_DETAIL_INDENT = 4
+_MIN_WIDTH = 20
+# C0 and C1 controls, DEL, and the bidirectional overrides and isolates.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+Segment = tuple[str, str | None]
+"""A piece of a paragraph and its rich style (None: plain)."""
 
 
-def status_style(status: Status) -> str:
-    return _STYLES[status]
+@dataclass(frozen=True)
+class TextOptions:
+    width: int = 80
+    verbose: bool = False
+    quiet: bool = False
 
 
-def _evidence_excerpt(check: Check) -> str:
-    if not check.evidence:
-        return check.message
-    first = check.evidence[0]
-    for name in ("excerpt", "match"):
-        value = first.get(name)
-        if isinstance(value, str):
-            return _shorten(value)
-    return _shorten(check.message)
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """Text wrapped as one block, every line indented by ``indent`` spaces."""
+
+    indent: int
+    segments: tuple[Segment, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(text for text, _ in self.segments)
 
 
-def _shorten(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _EXCERPT_WIDTH else flat[: _EXCERPT_WIDTH - 1] + "…"
+@dataclass
+class TextTally:
+    """What the summary line counts, document after document."""
 
+    documents: int = 0
+    accepted: int = 0
+    complete: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(_STATUSES, 0))
 
-def _table(report: Report) -> Table:
-    table = Table(show_edge=False, pad_edge=False, expand=False, show_lines=False)
-    table.add_column("status", no_wrap=True)
-    table.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=28)
-    table.add_column("code", no_wrap=True, overflow="ellipsis", max_width=28)
-    table.add_column("scope / evidence", overflow="fold", ratio=1, min_width=24)
-    for check in report.checks:
-        rule = check.rule_id if check.enforcement is Enforcement.BLOCKING else f"{check.rule_id}*"
-        detail = Text(check.scope)
-        detail.append("\n")
-        detail.append(_evidence_excerpt(check), style="dim")
-        table.add_row(
-            Text(check.status.value, style=status_style(check.status)), rule, check.code, detail
+    def add(self, report: Mapping[str, Any]) -> None:
+        self.documents += 1
+        self.accepted += bool(report["accepted"])
+        self.complete += bool(report["complete"])
+        for status, count in report["counts"].items():
+            self.counts[status] = self.counts.get(status, 0) + count
+
+    def summary(self) -> Paragraph:
+        documents = self.documents
+        rejected = documents - self.accepted
+        checks = sum(self.counts.values())
+        text = (
+            f"{documents} document{'' if documents == 1 else 's'}: {self.accepted} accepted, "
+            f"{rejected} rejected; {self.complete} complete, {documents - self.complete} "
+            f"incomplete; {checks} check{'' if checks == 1 else 's'}"
         )
-    return table
+        if checks:
+            text += f": {_counts(self.counts)}"
+        style = "bold green" if rejected == 0 else "bold red"
+        return Paragraph(0, ((text, style),))
 
 
-def _verdict(name: str, report: Report) -> Text:
-    verdict = Text()
-    verdict.append(f"{name}: ")
-    verdict.append(
-        "accepted" if report.accepted else "rejected",
-        style="green" if report.accepted else "bold red",
+def _counts(counts: Mapping[str, int]) -> str:
+    """``8 satisfied, 3 violated``: the statuses that occur, in status order."""
+    return ", ".join(f"{counts[status]} {status}" for status in _STATUSES if counts.get(status))
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def clean(text: str) -> str:
+    """``text`` on one line: whitespace runs as one space, control characters escaped."""
+    flat = " ".join(text.split())
+    return _UNSAFE.sub(_escape, flat) if _UNSAFE.search(flat) else flat
+
+
+def _header(document: CheckedDocument) -> Paragraph:
+    report = document.report
+    accepted, complete = bool(report["accepted"]), bool(report["complete"])
+    counts = (
+        f" ({_counts(report['counts'])})"
+        if report.get("checks")
+        else " (no checks: the contract produced none for this document)"
     )
-    verdict.append(", ")
-    verdict.append(
-        "complete" if report.complete else "incomplete",
-        style="green" if report.complete else "yellow",
+    return Paragraph(
+        0,
+        (
+            (clean(document.source), "bold"),
+            (": ", None),
+            ("ACCEPTED" if accepted else "REJECTED", "bold green" if accepted else "bold red"),
+            (", ", None),
+            ("complete" if complete else "incomplete", "green" if complete else "yellow"),
+            (counts, None),
+        ),
     )
-    counts = report.counts
-    verdict.append(
-        f"  ({counts['satisfied']} satisfied, {counts['violated']} violated, "
-        f"{counts['undetermined']} undetermined, {counts['error']} error)"
-    )
-    if any(check.enforcement is Enforcement.ADVISORY for check in report.checks):
-        verdict.append("\n* advisory rule: never rejects through violated or undetermined")
-    return verdict
 
 
-def render_report_text(reports: Sequence[tuple[str, Report]], console: Console) -> None:
-    """Print each document's table and verdict to ``console``."""
-    for index, (name, report) in enumerate(reports):
-        if index:
+def place(check: Mapping[str, Any], document: CheckedDocument) -> str | None:
+    """``path:line:column`` of the check's first located evidence item, or None.
+
+    A markdown/text body is located in file lines; another surface names the file line
+    where its text begins, when known, and the position inside the surface's text.
+    """
+    location = evidence_location(check)
+    if location is None:
+        return None
+    surface = location.get("surface")
+    line, column = location["start"]
+    if surface == BODY and document.body_lines_are_file_lines:
+        return f"{document.path}:{line}:{column}"
+    begins = document.surface_lines.get(str(surface))
+    at = document.path if begins is None else f"{document.path}:{begins}"
+    return f"{at} (surface {surface}, {line}:{column})"
+
+
+def _excerpt(check: Mapping[str, Any]) -> str | None:
+    evidence = [item for item in check.get("evidence") or () if isinstance(item, Mapping)]
+    for item in evidence[:1]:
+        for name in _EXCERPT_FIELDS:
+            value = item.get(name)
+            if isinstance(value, str):
+                more = len(evidence) - 1
+                extra = f" (+{more} more evidence item{'' if more == 1 else 's'})" if more else ""
+                return clean(value) + extra
+    return None
+
+
+def _check(check: Mapping[str, Any], document: CheckedDocument) -> Iterator[Paragraph]:
+    status = str(check["status"])
+    segments: list[Segment] = [
+        (status.ljust(_STATUS_WIDTH), _STYLES.get(status)),
+        (" ", None),
+        (clean(str(check["rule_id"])), "bold"),
+    ]
+    if check.get("enforcement") == "advisory":
+        segments.append((" (advisory)", "dim"))
+    segments += [("  ", None), (clean(str(check["code"])), None), ("  ", None)]
+    segments.append((clean(str(check["scope"])), "dim"))
+    where = place(check, document)
+    if where is not None:
+        segments += [("  ", None), (clean(where), "cyan")]
+    yield Paragraph(_CHECK_INDENT, tuple(segments))
+    message = clean(str(check.get("message") or ""))
+    if message:
+        yield Paragraph(_DETAIL_INDENT, ((message, None),))
+    excerpt = _excerpt(check)
+    if excerpt is not None:
+        yield Paragraph(_DETAIL_INDENT, (("evidence: ", "dim"), (excerpt, None)))
+
+
+def document_paragraphs(document: CheckedDocument, options: TextOptions) -> Iterator[Paragraph]:
+    """The header of one document, then its checks as ``options`` asks."""
+    yield _header(document)
+    if options.quiet:
+        return
+    for check in document.report.get("checks") or ():
+        if options.verbose or check["status"] != "satisfied":
+            yield from _check(check, document)
+
+
+class _Wrapper:
+    """Plain lines: a paragraph that fits is one line; a longer one is wrapped by textwrap."""
+
+    def __init__(self, width: int) -> None:
+        self.width = max(width, _MIN_WIDTH)
+        self._wrappers: dict[int, textwrap.TextWrapper] = {}
+
+    def lines(self, paragraph: Paragraph) -> list[str]:
+        text, indent = paragraph.text, paragraph.indent
+        if len(text) + indent <= self.width:
+            return [" " * indent + text]
+        wrapper = self._wrappers.get(indent)
+        if wrapper is None:
+            pad = " " * indent
+            wrapper = textwrap.TextWrapper(
+                self.width,
+                initial_indent=pad,
+                subsequent_indent=pad,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            self._wrappers[indent] = wrapper
+        return wrapper.wrap(text)
+
+
+def write_report_text(
+    documents: Iterable[CheckedDocument], write: Callable[[str], object], options: TextOptions
+) -> TextTally:
+    """Write plain wrapped lines, one document at a time; return the tally."""
+    wrapper = _Wrapper(options.width)
+    tally = TextTally()
+    for document in documents:
+        tally.add(document.report)
+        lines: list[str] = []
+        if tally.documents > 1 and not options.quiet:
+            lines.append("")
+        for paragraph in document_paragraphs(document, options):
+            lines += wrapper.lines(paragraph)
+        write("\n".join(lines) + "\n")
+    summary = wrapper.lines(tally.summary())
+    write(("" if options.quiet else "\n") + "\n".join(summary) + "\n")
+    return tally
+
+
+def print_report_text(
+    documents: Iterable[CheckedDocument], console: Console, options: TextOptions
+) -> TextTally:
+    """Print the same paragraphs to a rich console (a terminal), styled; return the tally."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    def show(paragraph: Paragraph) -> None:
+        parts = [piece if style is None else (piece, style) for piece, style in paragraph.segments]
+        text = Text.assemble(*parts, overflow="fold")
+        console.print(Padding(text, (0, 0, 0, paragraph.indent)) if paragraph.indent else text)
+
+    tally = TextTally()
+    for document in documents:
+        tally.add(document.report)
+        if tally.documents > 1 and not options.quiet:
             console.print()
-        parts: list[Any] = [Text(name, style="bold"), _table(report), _verdict(name, report)]
-        console.print(Group(*parts))
+        for paragraph in document_paragraphs(document, options):
+            show(paragraph)
+    if not options.quiet:
+        console.print()
+    show(tally.summary())
+    return tally

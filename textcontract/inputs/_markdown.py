@@ -1,66 +1,49 @@
-"""Reading contexts and documents from files (SPEC §2.1, §2.2).
-
-A document file is JSON when its name ends in ``.json``; anything else is
-markdown/text with optional YAML front matter whose text after the front
-matter becomes surface ``body``.
-"""
+"""Markdown/text documents (SPEC §2.2): optional YAML front matter, then the ``body``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from textcontract._files import read_input_text
-from textcontract._json import loads_strict
 from textcontract._yaml import Positions, load_yaml
 from textcontract.errors import InputError, Location, Problem
-from textcontract.model import BODY, Context, Document, type_name
+from textcontract.model import BODY, Document, type_name
 
-__all__ = ["load_context_file", "load_document_file", "parse_markdown", "read_text_file"]
+__all__ = ["parse_markdown", "split_front_matter"]
 
 _FRONT_MATTER_KEYS = ("surfaces", "claims", "states", "anchors")
 
 
-def read_text_file(path: Path, display: str) -> str:
-    """UTF-8 text of a file (BOM dropped); unreadable, refused or invalid input is an error.
+# A line (as ``str.splitlines`` cuts them) holding only ``---``, ended by a line feed, a
+# carriage return, both, or the end of the text. Lines start after any of splitlines's
+# separators; a fence line must end in one of the first three (``---`` + U+2028 is text).
+_FENCE_END = r"(?:\r\n|\r|\n|\Z)"
+_OPENING = re.compile("---" + _FENCE_END)
+_CLOSING = re.compile(r"(?<=[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])---" + _FENCE_END)
 
-    The file is read by the one bounded reader (:mod:`textcontract._files`): regular files
-    and pipes only, at most the input size cap.
+
+def split_front_matter(text: str, source: str | None) -> tuple[str | None, str]:
+    """``(front matter YAML or None, body)``; the fences are lines holding only ``---``.
+
+    Found by two searches rather than by cutting the text into lines, so a large document
+    costs one copy (its body), not a list of its lines and their joins.
     """
-    return read_input_text(path, display)
-
-
-def load_context_file(path: Path, display: str | None = None) -> Context:
-    name = display if display is not None else str(path)
-    return Context.from_json(loads_strict(read_text_file(path, name), name), name)
-
-
-def load_document_file(path: Path, display: str | None = None) -> Document:
-    name = display if display is not None else str(path)
-    text = read_text_file(path, name)
-    if path.name.endswith(".json"):
-        return Document.from_json(loads_strict(text, name), name)
-    return parse_markdown(text, name)
-
-
-def _split_front_matter(text: str, source: str | None) -> tuple[str | None, str]:
-    """``(front matter YAML or None, body)``; the fences are lines holding only ``---``."""
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n") != "---":
+    opening = _OPENING.match(text)
+    if opening is None:
         return None, text
-    for index in range(1, len(lines)):
-        if lines[index].rstrip("\r\n") == "---":
-            return "".join(lines[1:index]), "".join(lines[index + 1 :])
-    raise InputError.at(
-        "front matter opened with '---' on line 1 is never closed", source, line=1, column=1
-    )
+    closing = _CLOSING.search(text, opening.end())
+    if closing is None:
+        raise InputError.at(
+            "front matter opened with '---' on line 1 is never closed", source, line=1, column=1
+        )
+    return text[opening.end() : closing.start()], text[closing.end() :]
 
 
 def parse_markdown(text: str, source: str | None = None) -> Document:
     """A markdown/text document: front matter surfaces, claims, states; the rest is ``body``."""
-    front_matter, body = _split_front_matter(text, source)
+    front_matter, body = split_front_matter(text, source)
     if front_matter is None:
         return Document.from_json({"surfaces": {BODY: body}}, source)
     try:
