@@ -1,17 +1,18 @@
 """``check --format text``: reports for people, at any width, in a terminal or a pipe.
 
 Per document a header line — source, ACCEPTED or REJECTED, complete or incomplete, the
-counts — then every check that is not satisfied: its status, rule id, code, scope and,
-when its evidence is located (SPEC §10), ``path:line:column``; below it the whole message
-and the evidence excerpt. ``verbose`` shows satisfied checks too; ``quiet`` only the
-header lines. A summary line over all documents ends the output.
+counts — then every check that is not satisfied: its status, rule id, code and scope; below
+it, when its evidence is located (SPEC §10), ``path:line:column`` on a line of its own, then
+the whole message and the evidence excerpt. ``verbose`` shows satisfied checks too;
+``quiet`` only the header lines. A summary line over all documents ends the output.
 
-Every paragraph is wrapped to the width at spaces and never cut: a word longer than a
-line stands on a line of its own. Into a pipe or a file the lines are plain text
-(:func:`write_report_text`, ``textwrap``); on a terminal the same paragraphs are printed
-by rich with colours (:func:`print_report_text`), which wraps them itself. Whitespace in a
-message or excerpt is collapsed and control characters are shown escaped (``\\x1b``), so a
-document cannot move the cursor or recolour the terminal of the person reading its report.
+Every paragraph is wrapped to the width at spaces and never cut: a word longer than a line
+stands on a line of its own. Into a pipe or a file the lines are plain text
+(:func:`write_report_text`, wrapped by ``textwrap``); on a terminal the same lines, broken
+at the same places, are printed by rich with colours (:func:`print_report_text`). Whitespace
+in a message or excerpt is collapsed and control characters are shown escaped (``\\x1b``),
+so a document cannot move the cursor or recolour the terminal of the person reading its
+report.
 """
 
 from __future__ import annotations
@@ -58,10 +59,12 @@ class TextOptions:
 
 @dataclass(frozen=True, slots=True)
 class Paragraph:
-    """Text wrapped as one block, every line indented by ``indent`` spaces."""
+    """Text wrapped as one block: its first line indented by ``indent`` spaces, the others
+    by ``hang`` more."""
 
     indent: int
     segments: tuple[Segment, ...]
+    hang: int = 0
 
     @property
     def text(self) -> str:
@@ -88,10 +91,12 @@ class TextTally:
         documents = self.documents
         rejected = documents - self.accepted
         checks = sum(self.counts.values())
+        incomplete = documents - self.complete
         text = (
             f"{documents} document{'' if documents == 1 else 's'}: {self.accepted} accepted, "
-            f"{rejected} rejected; {self.complete} complete, {documents - self.complete} "
-            f"incomplete; {checks} check{'' if checks == 1 else 's'}"
+            f"{rejected} rejected"
+            + (f", {incomplete} incomplete" if incomplete else "")
+            + f"; {checks} check{'' if checks == 1 else 's'}"
         )
         if checks:
             text += f": {_counts(self.counts)}"
@@ -177,10 +182,10 @@ def _check(check: Mapping[str, Any], document: CheckedDocument) -> Iterator[Para
         segments.append((" (advisory)", "dim"))
     segments += [("  ", None), (clean(str(check["code"])), None), ("  ", None)]
     segments.append((clean(str(check["scope"])), "dim"))
+    yield Paragraph(_CHECK_INDENT, tuple(segments), hang=_STATUS_WIDTH + 1)
     where = place(check, document)
-    if where is not None:
-        segments += [("  ", None), (clean(where), "cyan")]
-    yield Paragraph(_CHECK_INDENT, tuple(segments))
+    if where is not None:  # a line of its own, first: editors and terminals open it
+        yield Paragraph(_DETAIL_INDENT, ((clean(where), "cyan"),))
     message = clean(str(check.get("message") or ""))
     if message:
         yield Paragraph(_DETAIL_INDENT, ((message, None),))
@@ -199,29 +204,49 @@ def document_paragraphs(document: CheckedDocument, options: TextOptions) -> Iter
             yield from _check(check, document)
 
 
+Line = tuple[str, int, int]
+"""One wrapped line: its indentation, then the slice ``[start:end]`` of the paragraph's text."""
+
+
 class _Wrapper:
-    """Plain lines: a paragraph that fits is one line; a longer one is wrapped by textwrap."""
+    """Where paragraphs break: one that fits is one line; a longer one is wrapped by
+    textwrap, at spaces only (a word longer than the width keeps a line of its own)."""
 
     def __init__(self, width: int) -> None:
         self.width = max(width, _MIN_WIDTH)
-        self._wrappers: dict[int, textwrap.TextWrapper] = {}
+        self._wrappers: dict[tuple[int, int], textwrap.TextWrapper] = {}
 
-    def lines(self, paragraph: Paragraph) -> list[str]:
-        text, indent = paragraph.text, paragraph.indent
-        if len(text) + indent <= self.width:
-            return [" " * indent + text]
-        wrapper = self._wrappers.get(indent)
+    def _wrapper(self, first: str, rest: str) -> textwrap.TextWrapper:
+        wrapper = self._wrappers.get((len(first), len(rest)))
         if wrapper is None:
-            pad = " " * indent
             wrapper = textwrap.TextWrapper(
                 self.width,
-                initial_indent=pad,
-                subsequent_indent=pad,
+                initial_indent=first,
+                subsequent_indent=rest,
                 break_long_words=False,
                 break_on_hyphens=False,
             )
-            self._wrappers[indent] = wrapper
-        return wrapper.wrap(text)
+            self._wrappers[len(first), len(rest)] = wrapper
+        return wrapper
+
+    def layout(self, paragraph: Paragraph) -> list[Line]:
+        text, first = paragraph.text, " " * paragraph.indent
+        if len(text) + len(first) <= self.width:
+            return [(first, 0, len(text))]
+        rest = first + " " * paragraph.hang
+        found: list[Line] = []
+        position = 0
+        for number, line in enumerate(self._wrapper(first, rest).wrap(text)):
+            pad = first if number == 0 else rest
+            # textwrap only drops the spaces it breaks at: each line is a slice of the text
+            start = text.index(line[len(pad) :], position)
+            position = start + len(line) - len(pad)
+            found.append((pad, start, position))
+        return found
+
+    def lines(self, paragraph: Paragraph) -> list[str]:
+        text = paragraph.text
+        return [pad + text[start:end] for pad, start, end in self.layout(paragraph)]
 
 
 def write_report_text(
@@ -247,13 +272,16 @@ def print_report_text(
     documents: Iterable[CheckedDocument], console: Console, options: TextOptions
 ) -> TextTally:
     """Print the same paragraphs to a rich console (a terminal), styled; return the tally."""
-    from rich.padding import Padding
     from rich.text import Text
+
+    wrapper = _Wrapper(console.width)
 
     def show(paragraph: Paragraph) -> None:
         parts = [piece if style is None else (piece, style) for piece, style in paragraph.segments]
-        text = Text.assemble(*parts, overflow="fold")
-        console.print(Padding(text, (0, 0, 0, paragraph.indent)) if paragraph.indent else text)
+        styled = Text.assemble(*parts)
+        for pad, start, end in wrapper.layout(paragraph):
+            # broken where the plain text breaks; a longer word is left to the terminal
+            console.print(Text(pad) + styled[start:end], soft_wrap=True)
 
     tally = TextTally()
     for document in documents:

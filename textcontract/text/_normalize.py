@@ -47,7 +47,7 @@ def normalize(text: str, profile: Profile) -> str:
         # folding is lowercasing: both profiles are ``lower()`` (tests prove it for all of ASCII).
         return text.lower()
     if len(text) > PIECE:  # a piece at a time: the same text, a bounded working memory
-        return piecewise(lambda piece: _normalize(piece, profile), text)
+        return piecewise(lambda piece: _normalize(piece, profile), text, PIECE)
     return _normalize(text, profile)
 
 
@@ -68,7 +68,7 @@ def fold_text(text: str) -> str:
     profile without repeating NFKC and case folding.
     """
     if len(text) > PIECE:
-        return piecewise(_fold, text)
+        return piecewise(_fold, text, PIECE)
     return _fold(text)
 
 

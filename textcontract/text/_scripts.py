@@ -91,7 +91,11 @@ def _maybe_unspaced(text: str) -> bool:
 
 def _letter_count(text: str) -> int:
     if len(text) > PIECE:  # the letters of a long text are counted a piece at a time
-        return sum(map(_letter_count, pieces(text)))
+        return sum(map(_letters, pieces(text, PIECE)))
+    return _letters(text)
+
+
+def _letters(text: str) -> int:
     if text.isascii():
         return len(text.encode("ascii").translate(None, _ASCII_NON_LETTERS))
     return len(_NON_LETTERS.sub("", text))

@@ -31,7 +31,7 @@ def _has_letter(token: str) -> bool:
 def word_tokens(normalized: str) -> tuple[str, ...]:
     """Tokens of text already normalized with the ``text`` profile, repeats included."""
     if len(normalized) > PIECE:
-        return tokens_in_pieces(normalized)
+        return tokens_in_pieces(normalized, PIECE)
     return _word_tokens(normalized)
 
 
