@@ -347,3 +347,47 @@ def test_the_fast_path_prints_what_typer_prints(
     fast = capsys.readouterr()
     result = runner.invoke(app, full)
     assert (code, fast.out, fast.err) == (result.exit_code, result.stdout, result.stderr)
+
+
+def test_a_terminal_gets_rich_output_at_its_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from textcontract.cli import _check_run
+
+    out = io.StringIO()
+    console = Console(file=out, width=50, force_terminal=True, color_system="standard")
+    monkeypatch.setattr(_check_run, "terminal_console", lambda: console)
+    code = fast_check(["check", str(ORDERS / "order-1002.md"), *CONTRACT])
+    assert code == 1
+    rendered = out.getvalue()
+    assert "\x1b[" in rendered
+    assert "REJECTED" in rendered
+    assert max(len(line) for line in _strip_styles(rendered).splitlines()) <= 50
+
+
+def _strip_styles(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_ci_findings_of_a_batch_point_at_the_case_line() -> None:
+    batch = "fixtures/batch/replies.jsonl"
+    code, out, _ = _process("check", "--batch", batch, *CONTRACT, "-f", "sarif")
+    assert code == 1
+    results = json.loads(out)["runs"][0]["results"]
+    places = {
+        (result["ruleId"], result["locations"][0]["physicalLocation"]["region"]["startLine"])
+        for result in results
+    }
+    assert {
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for result in results
+    } == {batch}
+    # reply-0002 is line 2; reply-0003, whose missing subject is an error, line 3
+    assert ("no-refund-promise", 2) in places
+    assert ("mentions-order-number", 3) in places
+    assert all(line in (2, 3) for _, line in places)
+    code, out, _ = _process("check", "--batch", batch, *CONTRACT, "-f", "junit")
+    assert '<testsuite name="reply-0002"' in out

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._output import output_sink, terminal_console
@@ -27,8 +28,10 @@ from textcontract.contract import (
 )
 from textcontract.engine import Checked, check_inputs
 from textcontract.errors import ExitCode, InputError
-from textcontract.formats.check_findings import CheckedDocument
 from textcontract.inputs import read_inputs, request_problems
+
+if TYPE_CHECKING:
+    from textcontract.formats.check_findings import CheckedDocument
 
 __all__ = ["CheckFormat", "CheckRequest", "StdinFormat", "resolve_contract", "run_check"]
 
@@ -88,6 +91,8 @@ class _Verdict:
 
 
 def _documents(checked: Iterable[Checked]) -> Iterator[CheckedDocument]:
+    from textcontract.formats.check_findings import CheckedDocument
+
     for item in checked:
         origin = item.origin
         yield CheckedDocument(
@@ -96,6 +101,7 @@ def _documents(checked: Iterable[Checked]) -> Iterator[CheckedDocument]:
             item.surface_lines,
             file=origin.file,
             markdown=origin.markdown,
+            line=origin.line,
         )
 
 

@@ -9,11 +9,10 @@ read and check them; results come back in input order, the same reports as with 
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from textcontract._pool import Pool
 from textcontract.contract import ParsedContract
 from textcontract.engine._evaluate import evaluate
 from textcontract.errors import InputError, InternalError, Problem
@@ -26,8 +25,7 @@ _BATCH = 16
 """Inputs per batch sent to a worker (a few milliseconds of work for typical outputs)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Checked:
+class Checked(NamedTuple):
     """One checked input: where it came from, its report, and its surfaces' file lines."""
 
     origin: Origin
@@ -35,15 +33,13 @@ class Checked:
     surface_lines: Mapping[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class _Failed:
+class _Failed(NamedTuple):
     """An input that could not be read again (it changed since the first pass)."""
 
     problems: tuple[Problem, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class _State:
+class _State(NamedTuple):
     parsed: ParsedContract
     context: Context
 
@@ -56,6 +52,8 @@ class _Setup:
     context: Context
 
     def __call__(self) -> _State:
+        import pickle
+
         parsed: ParsedContract = pickle.loads(self.contract)
         return _State(parsed, self.context)
 
@@ -71,6 +69,8 @@ def _check_one(state: _State, item: InputItem) -> Checked | _Failed:
 
 
 def _shipped(parsed: ParsedContract, context: Context) -> _Setup:
+    import pickle
+
     try:
         return _Setup(pickle.dumps(parsed), context)
     except (pickle.PicklingError, TypeError, AttributeError):
@@ -85,14 +85,24 @@ def check_inputs(
 ) -> Generator[Checked, None, None]:
     """Every input's report, in input order, checked in ``jobs`` processes (this one
     included). An input that changed since the first pass raises its :class:`InputError`."""
+    local = _State(parsed, inputs.context)
+    if jobs == 1:  # no pool: multiprocessing costs a cold start 10 ms to import
+        for item in inputs:
+            yield _result(_check_one(local, item))
+        return
+    from textcontract._pool import Pool
+
     with Pool[_State](jobs, "check") as pool:
         pool.start(len(inputs))
-        local = _State(parsed, inputs.context)
         results = pool.map(
             _check_one, iter(inputs), _BATCH, local, lambda: _shipped(parsed, inputs.context)
         )
         for result in results:
-            if isinstance(result, _Failed):
-                raise InputError(result.problems)
-            yield result
+            yield _result(result)
         pool.finish()
+
+
+def _result(result: Checked | _Failed) -> Checked:
+    if isinstance(result, _Failed):
+        raise InputError(result.problems)
+    return result

@@ -52,7 +52,8 @@ class CheckedDocument:
     ``surface_lines`` gives, per surface, the file line where its text value begins (its
     JSON string or front-matter scalar); a surface it does not name begins on line 1.
     ``file`` is the file findings point at when it is not the source (a batch case's
-    batch file); ``markdown`` says whether the body's lines are lines of that file (by
+    batch file); ``line``, where everything else of the document points when set (a batch
+    case's line); ``markdown`` says whether the body's lines are lines of that file (by
     default: unless the file's name ends in ``.json``).
     """
 
@@ -61,6 +62,7 @@ class CheckedDocument:
     surface_lines: Mapping[str, int] = field(default_factory=dict)
     file: str | None = None
     markdown: bool | None = None
+    line: int | None = None
 
     @property
     def source(self) -> str:
@@ -152,7 +154,8 @@ def region_of(check: Mapping[str, Any], document: CheckedDocument) -> Region:
     if location is not None and surface == BODY and document.body_lines_are_file_lines:
         start, end = location["start"], location["end"]
         return Region(int(start[0]), int(start[1]), int(end[0]), int(end[1]))
-    line = document.surface_lines.get(surface, 1) if surface is not None else 1
+    default = document.line or 1
+    line = document.surface_lines.get(surface, default) if surface is not None else default
     return Region(line)
 
 

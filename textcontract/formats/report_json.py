@@ -6,13 +6,12 @@ as ``json.dumps(reports, indent=2)``), ``jsonl`` writes one line per report.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from textcontract.formats.json_text import dumps_compact, dumps_pretty, write_pretty
-from textcontract.model import Report
 
-__all__ = ["render_json", "render_jsonl", "write_json", "write_jsonl"]
+__all__ = ["write_json", "write_jsonl"]
 
 Write = Callable[[str], object]
 
@@ -30,13 +29,3 @@ def write_jsonl(reports: Iterable[Mapping[str, Any]], write: Write) -> None:
     """One compact line per report."""
     for report in reports:
         write(dumps_compact(report) + "\n")
-
-
-def render_json(reports: Sequence[tuple[str, Report]]) -> str:
-    if len(reports) == 1:
-        return dumps_pretty(reports[0][1].to_dict())
-    return dumps_pretty([report.to_dict() for _, report in reports])
-
-
-def render_jsonl(reports: Sequence[tuple[str, Report]]) -> str:
-    return "".join(dumps_compact(report.to_dict()) + "\n" for _, report in reports)

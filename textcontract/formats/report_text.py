@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textcontract.formats.check_findings import CheckedDocument, evidence_location
 from textcontract.model import BODY
@@ -50,15 +49,13 @@ Segment = tuple[str, str | None]
 """A piece of a paragraph and its rich style (None: plain)."""
 
 
-@dataclass(frozen=True)
-class TextOptions:
+class TextOptions(NamedTuple):
     width: int = 80
     verbose: bool = False
     quiet: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Paragraph:
+class Paragraph(NamedTuple):
     """Text wrapped as one block: its first line indented by ``indent`` spaces, the others
     by ``hang`` more."""
 
@@ -71,14 +68,14 @@ class Paragraph:
         return "".join(text for text, _ in self.segments)
 
 
-@dataclass
 class TextTally:
     """What the summary line counts, document after document."""
 
-    documents: int = 0
-    accepted: int = 0
-    complete: int = 0
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(_STATUSES, 0))
+    def __init__(self) -> None:
+        self.documents = 0
+        self.accepted = 0
+        self.complete = 0
+        self.counts: dict[str, int] = dict.fromkeys(_STATUSES, 0)
 
     def add(self, report: Mapping[str, Any]) -> None:
         self.documents += 1
@@ -154,7 +151,7 @@ def place(check: Mapping[str, Any], document: CheckedDocument) -> str | None:
     line, column = location["start"]
     if surface == BODY and document.body_lines_are_file_lines:
         return f"{document.path}:{line}:{column}"
-    begins = document.surface_lines.get(str(surface))
+    begins = document.surface_lines.get(str(surface), document.line)
     at = document.path if begins is None else f"{document.path}:{begins}"
     return f"{at} (surface {surface}, {line}:{column})"
 

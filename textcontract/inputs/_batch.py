@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from typing import IO, Any, BinaryIO
+from dataclasses import replace
+from typing import IO, Any, BinaryIO, NamedTuple
 
 from textcontract._files import MAX_INPUT_ENV, describe_size, input_size_cap, path_problem
 from textcontract._json import loads_strict
@@ -33,8 +33,7 @@ _BOM = b"\xef\xbb\xbf"
 _KEYS = ("id", "document", "context")
 
 
-@dataclass(frozen=True, slots=True)
-class BatchCase:
+class BatchCase(NamedTuple):
     """One validated line: its id, document and context (None: the run's default)."""
 
     id: str

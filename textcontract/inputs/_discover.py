@@ -19,7 +19,7 @@ import errno
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from textcontract._files import path_problem
 from textcontract.errors import Location, Problem
@@ -46,8 +46,7 @@ STDIN_NAME = "<stdin>"
 _SEARCHED = "*.md, *.markdown, *.txt and *.json"
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(NamedTuple):
     """A document to read: a file (``pipe`` when it is a FIFO named on the command line,
     read once), or standard input (``path`` None). ``folder`` is the argument (its index
     and its text) naming the folder it was found in; None when it named the document."""

@@ -16,13 +16,11 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from types import TracebackType
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from textcontract._files import read_input_bytes, read_stream_bytes
 from textcontract.errors import InputError, Location, Problem
-from textcontract.inputs._batch import BatchLines, parse_case
 from textcontract.inputs._discover import (
     STDIN_ARGUMENT,
     STDIN_NAME,
@@ -34,6 +32,9 @@ from textcontract.inputs._discover import (
 )
 from textcontract.inputs._documents import context_from_bytes, document_from_bytes, is_json_name
 from textcontract.model import Context, Document
+
+if TYPE_CHECKING:
+    from textcontract.inputs._batch import BatchLines  # imported for a batch only
 
 __all__ = [
     "CheckInputs",
@@ -52,8 +53,7 @@ __all__ = [
 _PRINT = 32  # bytes of a SHA-256 digest
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(NamedTuple):
     """Where a checked document came from, as reports and findings name it.
 
     ``source`` is the report's ``source`` (the path as given, ``<stdin>``, or a batch
@@ -68,8 +68,7 @@ class Origin:
     markdown: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedInput:
+class LoadedInput(NamedTuple):
     """One input, read: where it came from, its document, its context, its surface lines."""
 
     origin: Origin
@@ -78,8 +77,7 @@ class LoadedInput:
     surface_lines: Mapping[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class FileInput:
+class FileInput(NamedTuple):
     """A document file (and its paired ``X.context.json`` when ``paired``) to read again."""
 
     path: str
@@ -87,8 +85,7 @@ class FileInput:
     fingerprint: bytes
 
 
-@dataclass(frozen=True, slots=True)
-class HeldInput:
+class HeldInput(NamedTuple):
     """A document read once (standard input, a pipe): its bytes, and its paired context."""
 
     name: str
@@ -97,8 +94,7 @@ class HeldInput:
     context: Context | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class LineInput:
+class LineInput(NamedTuple):
     """A batch case: the bytes of line ``line`` of batch ``file`` (already checked)."""
 
     file: str
@@ -163,6 +159,8 @@ def load_input(item: InputItem, default: Context) -> LoadedInput:
         origin = Origin(item.name, item.name, markdown=not item.json)
         context = item.context if item.context is not None else default
         return LoadedInput(origin, document, context, surface_file_lines(document))
+    from textcontract.inputs._batch import parse_case
+
     case = parse_case(item.data, item.file, item.line)
     lines = dict.fromkeys(case.document.names, item.line)
     origin = Origin(case.id, item.file, item.line)
@@ -170,13 +168,15 @@ def load_input(item: InputItem, default: Context) -> LoadedInput:
     return LoadedInput(origin, case.document, context, lines)
 
 
-@dataclass(slots=True)
 class _Folder:
     """A folder named on the command line: searched again in the second pass."""
 
-    path: str
-    argument: int
-    count: int
+    __slots__ = ("argument", "count", "path")
+
+    def __init__(self, path: str, argument: int, count: int) -> None:
+        self.path = path
+        self.argument = argument
+        self.count = count
 
 
 class CheckInputs:
@@ -341,6 +341,8 @@ def _read_batch(
     if from_stdin and stdin is None:
         problems.append(Problem("there is no standard input to read the batch from"))
         return
+    from textcontract.inputs._batch import BatchLines
+
     lines = BatchLines(batch, STDIN_NAME if from_stdin else display_path(batch))
     inputs._batch = lines
     for data in lines.validate(stdin if from_stdin else None, problems):
