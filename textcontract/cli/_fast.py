@@ -20,9 +20,14 @@ only once). ``--batch -`` reads the batch from standard input.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["fast_check"]
+if TYPE_CHECKING:
+    from textcontract.cli._check_run import CheckRequest
+
+__all__ = ["fast_check", "parse_request"]
 
 _LONG = {
     "--batch": "batch",
@@ -52,6 +57,22 @@ def _plain_values(options: dict[str, str]) -> bool:
     return not options.get("output", "").endswith("/")
 
 
+def _option(argument: str, rest: Iterator[str]) -> tuple[str, str] | None:
+    """``(name, value)`` of an option with a value, taking the value from ``rest`` unless it
+    is inline (``--name=value``); None for anything typer must parse."""
+    name, equals, inline = argument.partition("=")
+    if name in _LONG and equals:
+        value: str | None = inline
+    elif name in _LONG or (argument in _SHORT and not equals):
+        value = next(rest, None)
+    else:
+        return None  # --help, --, unknown options, -fjson and other short forms
+    key = _LONG.get(name) or _SHORT[name]
+    if not value or (value.startswith("-") and not (key == "batch" and value == _STDIN)):
+        return None
+    return key, value
+
+
 def _parse(arguments: list[str]) -> tuple[list[str], dict[str, str]] | None:
     """Documents and option values, or None when typer must parse the arguments."""
     if not arguments or arguments[0] != "check":
@@ -66,49 +87,50 @@ def _parse(arguments: list[str]) -> tuple[list[str], dict[str, str]] | None:
         if argument in _FLAGS:
             options[_FLAGS[argument]] = "yes"
             continue
-        name, equals, inline = argument.partition("=")
-        if name in _LONG and equals:
-            value: str | None = inline
-        elif name in _LONG or (argument in _SHORT and not equals):
-            value = next(rest, None)
-        else:
-            return None  # --help, --, unknown options, -fjson and other short forms
-        key = _LONG.get(name) or _SHORT[name]
-        if not value or (value.startswith("-") and not (key == "batch" and value == _STDIN)):
+        option = _option(argument, rest)
+        if option is None:
             return None
-        options[key] = value
+        options[option[0]] = option[1]
     if not (documents or "batch" in options) or any(not document for document in documents):
         return None
     return (documents, options) if _plain_values(options) else None
 
 
-def fast_check(arguments: list[str]) -> int | None:
-    """The exit code of a plain ``check`` invocation, or None to hand it to typer."""
+def parse_request(arguments: list[str]) -> CheckRequest | None:
+    """The request a plain ``check`` command line makes, or None to hand it to typer."""
     parsed = _parse(arguments)
     if parsed is None:
         return None
     documents, options = parsed
-    from textcontract.cli._check_run import CheckFormat, CheckRequest, StdinFormat, run_check
+    from textcontract.cli._check_run import CheckFormat, CheckRequest, StdinFormat
 
     def path(name: str) -> Path | None:
         value = options.get(name)
         return None if value is None else Path(value)
 
+    return CheckRequest(
+        documents=tuple(documents),
+        context=options.get("context"),
+        contract=path("contract"),
+        output_format=CheckFormat(options.get("format", "text")),
+        output=path("output"),
+        batch=options.get("batch"),
+        stdin_format=StdinFormat(options.get("stdin-format", "markdown")),
+        jobs=int(options.get("jobs", "1")),
+        verbose="verbose" in options,
+        quiet="quiet" in options,
+    )
+
+
+def fast_check(arguments: list[str]) -> int | None:
+    """The exit code of a plain ``check`` invocation, or None to hand it to typer."""
+    request = parse_request(arguments)
+    if request is None:
+        return None
+    from textcontract.cli._check_run import run_check
+
     try:
-        return run_check(
-            CheckRequest(
-                documents=tuple(documents),
-                context=options.get("context"),
-                contract=path("contract"),
-                output_format=CheckFormat(options.get("format", "text")),
-                output=path("output"),
-                batch=options.get("batch"),
-                stdin_format=StdinFormat(options.get("stdin-format", "markdown")),
-                jobs=int(options.get("jobs", "1")),
-                verbose="verbose" in options,
-                quiet="quiet" in options,
-            )
-        )
+        return run_check(request)
     except SystemExit:
         raise
     except BaseException as error:

@@ -24,9 +24,7 @@ from textcontract.inputs._documents import (
     load_document_file,
     read_text_file,
 )
-from textcontract.inputs._markdown import parse_markdown, split_front_matter
-from textcontract.inputs._plan import (
-    CheckInputs,
+from textcontract.inputs._items import (
     FileInput,
     HeldInput,
     InputItem,
@@ -34,10 +32,10 @@ from textcontract.inputs._plan import (
     LoadedInput,
     Origin,
     load_input,
-    read_inputs,
-    request_problems,
     surface_file_lines,
 )
+from textcontract.inputs._markdown import parse_markdown, split_front_matter
+from textcontract.inputs._plan import CheckInputs, read_inputs, request_problems
 
 __all__ = [
     "CONTEXT_SUFFIX",

@@ -72,8 +72,8 @@ def _context(value: Any, reader: FieldReader, file: str) -> Context | None:
         return None
 
 
-def parse_case(data: bytes, file: str, line: int) -> BatchCase:
-    """The case on one line (without its line break); problems name ``file`` and ``line``."""
+def _json_line(data: bytes, file: str, line: int) -> object:
+    """The JSON value of one line; its UTF-8 or JSON problems name ``file`` and ``line``."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -81,11 +81,16 @@ def parse_case(data: bytes, file: str, line: int) -> BatchCase:
             f"invalid UTF-8 ({exc.reason}) at byte {exc.start} of the line", file, line=line
         ) from None
     try:
-        value = loads_strict(text, file)
+        return loads_strict(text, file)
     except InputError as error:
         raise InputError(
             [_at_line(problem, file, line, keep_column=True) for problem in error.problems]
         ) from None
+
+
+def parse_case(data: bytes, file: str, line: int) -> BatchCase:
+    """The case on one line (without its line break); problems name ``file`` and ``line``."""
+    value = _json_line(data, file, line)
     reader = FieldReader(file)
     if not isinstance(value, dict):
         kind = "an array" if isinstance(value, list) else "not an object"

@@ -176,14 +176,8 @@ def _search(root: str, info: os.stat_result, problems: list[Problem]) -> Iterato
             del searching[key]
             continue
         path = os.path.join(folder, name)
-        problem = _name_problem(path)
-        if problem is not None:
-            problems.append(Problem(problem, Location(ascii(display_path(path))[1:-1])))
-            continue
-        try:
-            entry = os.stat(path)
-        except OSError as exc:
-            problems.append(_unreadable(path, exc))
+        entry = _entry(path, problems)
+        if entry is None:
             continue
         if stat.S_ISDIR(entry.st_mode):
             inner = (entry.st_dev, entry.st_ino)
@@ -213,6 +207,19 @@ def _search(root: str, info: os.stat_result, problems: list[Problem]) -> Iterato
 def _searched(name: str) -> bool:
     """Whether the search looks at a name: not hidden, and not a context file."""
     return not name.startswith(".") and not is_context_name(name)
+
+
+def _entry(path: str, problems: list[Problem]) -> os.stat_result | None:
+    """What ``path`` is (links followed), or None with the problem recorded."""
+    problem = _name_problem(path)
+    if problem is not None:
+        problems.append(Problem(problem, Location(ascii(display_path(path))[1:-1])))
+        return None
+    try:
+        return os.stat(path)
+    except OSError as exc:
+        problems.append(_unreadable(path, exc))
+        return None
 
 
 def _names(folder: str, problems: list[Problem]) -> list[str]:

@@ -6,18 +6,17 @@ every problem, and keeps only what is needed to read each input again — its pa
 a paired context goes with it, and a SHA-256 of the bytes read — so memory does not grow
 with the documents' size. Standard input and pipes cannot be read twice: their bytes are
 held (one document each). Iterating the :class:`CheckInputs` is the second pass: each
-input comes back as a small picklable item, which :func:`load_input` turns into its
-document and context — in this process or in a worker — after checking that the bytes
-are those validated. An input that changed in between is an input error naming it.
+input comes back as a small picklable item (:mod:`textcontract.inputs._items`), which
+:func:`~textcontract.inputs._items.load_input` turns into its document and context.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO
 
 from textcontract._files import read_input_bytes, read_stream_bytes
 from textcontract.errors import InputError, Location, Problem
@@ -31,141 +30,20 @@ from textcontract.inputs._discover import (
     search_folder,
 )
 from textcontract.inputs._documents import context_from_bytes, document_from_bytes, is_json_name
-from textcontract.model import Context, Document
+from textcontract.inputs._items import (
+    PRINT_SIZE,
+    FileInput,
+    HeldInput,
+    InputItem,
+    LineInput,
+    fingerprint,
+)
+from textcontract.model import Context
 
 if TYPE_CHECKING:
     from textcontract.inputs._batch import BatchLines  # imported for a batch only
 
-__all__ = [
-    "CheckInputs",
-    "FileInput",
-    "HeldInput",
-    "InputItem",
-    "LineInput",
-    "LoadedInput",
-    "Origin",
-    "load_input",
-    "read_inputs",
-    "request_problems",
-    "surface_file_lines",
-]
-
-_PRINT = 32  # bytes of a SHA-256 digest
-
-
-class Origin(NamedTuple):
-    """Where a checked document came from, as reports and findings name it.
-
-    ``source`` is the report's ``source`` (the path as given, ``<stdin>``, or a batch
-    line's id); ``file`` is the file findings point at (the document's file, or the batch
-    file with the case on ``line``); ``markdown`` says the body's lines are lines of
-    ``file`` (SPEC §10).
-    """
-
-    source: str
-    file: str
-    line: int | None = None
-    markdown: bool = False
-
-
-class LoadedInput(NamedTuple):
-    """One input, read: where it came from, its document, its context, its surface lines."""
-
-    origin: Origin
-    document: Document
-    context: Context
-    surface_lines: Mapping[str, int]
-
-
-class FileInput(NamedTuple):
-    """A document file (and its paired ``X.context.json`` when ``paired``) to read again."""
-
-    path: str
-    paired: bool
-    fingerprint: bytes
-
-
-class HeldInput(NamedTuple):
-    """A document read once (standard input, a pipe): its bytes, and its paired context."""
-
-    name: str
-    data: bytes
-    json: bool
-    context: Context | None = None
-
-
-class LineInput(NamedTuple):
-    """A batch case: the bytes of line ``line`` of batch ``file`` (already checked)."""
-
-    file: str
-    line: int
-    data: bytes
-
-
-InputItem = FileInput | HeldInput | LineInput
-
-
-def surface_file_lines(document: Document) -> dict[str, int]:
-    """The file line where each surface's text value begins (SPEC §10), where known.
-
-    HOOK for SPEC §10's per-surface file lines: the model does not record them yet, so no
-    surface has one here, and a finding outside a markdown body points at its file (line 1
-    in the CI formats). When :class:`~textcontract.model.Document` records them, return
-    them from here; text output and the CI formats take them from this one place.
-    """
-    del document
-    return {}
-
-
-def _fingerprint(document: bytes, context: bytes | None) -> bytes:
-    found = hashlib.sha256(document)
-    if context is not None:
-        found.update(b"\0context\0")
-        found.update(context)
-    return found.digest()
-
-
-def _changed(display: str) -> InputError:
-    return InputError.at(
-        "the file changed since it was validated (its bytes differ); run again", display
-    )
-
-
-def _load_file(item: FileInput, default: Context) -> LoadedInput:
-    display = display_path(item.path)
-    data = read_input_bytes(item.path, display)
-    context_data = None
-    if item.paired:
-        context_path = paired_context(item.path)
-        context_data = read_input_bytes(context_path, display_path(context_path))
-    if _fingerprint(data, context_data) != item.fingerprint:
-        raise _changed(display)
-    json = is_json_name(os.path.basename(item.path))
-    document = document_from_bytes(data, display, json=json)
-    del data
-    context = default
-    if context_data is not None:
-        context = context_from_bytes(context_data, display_path(paired_context(item.path)))
-    origin = Origin(display, display, markdown=not json)
-    return LoadedInput(origin, document, context, surface_file_lines(document))
-
-
-def load_input(item: InputItem, default: Context) -> LoadedInput:
-    """Read one input of the second pass; ``default`` is the context when it has none."""
-    if isinstance(item, FileInput):
-        return _load_file(item, default)
-    if isinstance(item, HeldInput):
-        document = document_from_bytes(item.data, item.name, json=item.json)
-        origin = Origin(item.name, item.name, markdown=not item.json)
-        context = item.context if item.context is not None else default
-        return LoadedInput(origin, document, context, surface_file_lines(document))
-    from textcontract.inputs._batch import parse_case
-
-    case = parse_case(item.data, item.file, item.line)
-    lines = dict.fromkeys(case.document.names, item.line)
-    origin = Origin(case.id, item.file, item.line)
-    context = case.context if case.context is not None else default
-    return LoadedInput(origin, case.document, context, lines)
+__all__ = ["CheckInputs", "read_inputs", "request_problems"]
 
 
 class _Folder:
@@ -198,7 +76,7 @@ class CheckInputs:
         self._batch: BatchLines | None = None
 
     def __len__(self) -> int:
-        return len(self._prints) // _PRINT
+        return len(self._prints) // PRINT_SIZE
 
     def __enter__(self) -> CheckInputs:
         return self
@@ -216,7 +94,7 @@ class CheckInputs:
             self._batch.close()
 
     def _print(self, index: int) -> bytes:
-        return bytes(self._prints[index * _PRINT : (index + 1) * _PRINT])
+        return bytes(self._prints[index * PRINT_SIZE : (index + 1) * PRINT_SIZE])
 
     def _add(self, found: Found, held: HeldInput | None, paired: bool, fingerprint: bytes) -> None:
         """Keep a validated document: its place in order, its paired flag, its fingerprint."""
@@ -388,10 +266,10 @@ class _Reader:
             return
         if found.pipe:
             held = HeldInput(display, data, json, context)
-            self.inputs._add(found, held, False, bytes(_PRINT))
+            self.inputs._add(found, held, False, bytes(PRINT_SIZE))
         else:
-            fingerprint = _fingerprint(data, context_data)
-            self.inputs._add(found, None, context_data is not None, fingerprint)
+            printed = fingerprint(data, context_data)
+            self.inputs._add(found, None, context_data is not None, printed)
 
     def _valid_document(self, data: bytes, display: str, json: bool) -> bool:
         try:
@@ -430,4 +308,4 @@ class _Reader:
             return
         if self._valid_document(data, STDIN_NAME, self.stdin_json):
             held = HeldInput(STDIN_NAME, data, self.stdin_json)
-            self.inputs._add(Found(None), held, False, bytes(_PRINT))
+            self.inputs._add(Found(None), held, False, bytes(PRINT_SIZE))
