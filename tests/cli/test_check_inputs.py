@@ -391,3 +391,18 @@ def test_ci_findings_of_a_batch_point_at_the_case_line() -> None:
     assert all(line in (2, 3) for _, line in places)
     code, out, _ = _process("check", "--batch", batch, *CONTRACT, "-f", "junit")
     assert '<testsuite name="reply-0002"' in out
+
+
+def test_github_annotations_of_a_batch_and_its_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.chdir(ROOT)
+    batch = "fixtures/batch/replies.jsonl"
+    result = runner.invoke(app, ["check", "--batch", batch, *CONTRACT, "-f", "github"])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"::error file={batch},line=2,endLine=2,title=claims-match-order")
+    assert all(f"file={batch},line=" in line for line in lines)
+    assert "| reply-0002 | **rejected** |" in summary.read_text(encoding="utf-8")
