@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from textcontract._pool import Pool
 from textcontract.audit.reading import Thresholds, read_mode
 from textcontract.audit.results import (
     CaseRecord,
@@ -32,7 +33,6 @@ from textcontract.audit.results import (
 )
 from textcontract.audit.running._case_passes import CaseWork, audit_case
 from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
-from textcontract.audit.running._pool import Pool
 from textcontract.audit.running._preflight import PreflightFailed, preflight_of, run_preflight
 from textcontract.canonical import digest
 from textcontract.environment import git_source_revision, today_utc
@@ -292,7 +292,7 @@ def run_audit(
     :class:`PreflightFailed` before any trial. The result is the same, byte for
     byte, whatever ``jobs`` is.
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "audit") as pool:
         return run_in(
             pool,
             corpus,
@@ -324,7 +324,7 @@ def audit_directory(
     ``as_of`` and ``source_revision`` are as for :func:`run_audit`. One set of ``jobs``
     processes reads, validates, preflights and evaluates.
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "audit") as pool:
         corpus = load_into(
             pool,
             Path(directory),
@@ -358,7 +358,7 @@ def preflight_directory(
     Loads and validates everything :func:`audit_directory` would (the same input
     errors), then checks baselines only — never a trial.
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "preflight") as pool:
         corpus = load_into(
             pool,
             Path(directory),
