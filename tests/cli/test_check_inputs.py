@@ -359,12 +359,35 @@ def test_a_terminal_gets_rich_output_at_its_width(monkeypatch: pytest.MonkeyPatc
     out = io.StringIO()
     console = Console(file=out, width=50, force_terminal=True, color_system="standard")
     monkeypatch.setattr(_check_run, "terminal_console", lambda: console)
-    code = fast_check(["check", str(ORDERS / "order-1002.md"), *CONTRACT])
+    # relative names: the lines must not depend on where the project is cloned
+    monkeypatch.chdir(ROOT)
+    contract = ["--contract", "fixtures/orders/textcontract.yaml"]
+    code = fast_check(["check", "fixtures/orders/order-1002.md", *contract])
     assert code == 1
     rendered = out.getvalue()
     assert "\x1b[" in rendered
     assert "REJECTED" in rendered
     assert max(len(line) for line in _strip_styles(rendered).splitlines()) <= 50
+
+
+def test_a_word_longer_than_the_terminal_is_left_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from textcontract.cli import _check_run
+
+    out = io.StringIO()
+    console = Console(file=out, width=30, force_terminal=True, color_system="standard")
+    monkeypatch.setattr(_check_run, "terminal_console", lambda: console)
+    long_name = tmp_path / ("a-very-long-document-name-" * 2 + ".md")
+    long_name.write_bytes((ORDERS / "order-1002.md").read_bytes())
+    code = fast_check(["check", str(long_name), *CONTRACT])
+    assert code == 1
+    # a path is never broken inside: it stays one piece a terminal can select and copy
+    assert str(long_name) in _strip_styles(out.getvalue()).splitlines()[0]
 
 
 def _strip_styles(text: str) -> str:
