@@ -33,6 +33,7 @@ from textcontract.audit.results import (
     ExpectedStatus,
     Outcome,
     Rate,
+    Shard,
     ThresholdCheck,
     TrialResult,
     VariantRow,
@@ -40,6 +41,7 @@ from textcontract.audit.results import (
 )
 from textcontract.audit.running import (
     AuditResult,
+    CacheCounts,
     Corpus,
     Progress,
     VariantView,
@@ -54,6 +56,7 @@ __all__ = [
     "AUDIT_VERSION",
     "AuditConfig",
     "AuditResult",
+    "CacheCounts",
     "Case",
     "Change",
     "Corpus",
@@ -65,6 +68,7 @@ __all__ = [
     "Progress",
     "Rate",
     "Relation",
+    "Shard",
     "ThresholdCheck",
     "Thresholds",
     "Trial",

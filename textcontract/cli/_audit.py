@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from textcontract.audit import AuditResult, Corpus, audit_directory, load_corpus
+from textcontract.audit import AuditResult, Corpus, Shard, audit_directory, load_corpus
 from textcontract.audit import Progress as ProgressCallback
 from textcontract.cli._atomic import (
     FileSet,
@@ -22,6 +22,7 @@ from textcontract.cli._atomic import (
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit_rendered, output_sink
+from textcontract.errors import InputError
 from textcontract.formats.json_text import dumps_pretty, write_pretty
 
 __all__ = ["AuditFormat", "register", "run_audit_command", "write_files"]
@@ -103,6 +104,19 @@ def _render(
     emit_rendered(lambda console: render_audit_text(result.report, console, checks), output)
 
 
+def _shard(text: str, output_format: AuditFormat) -> Shard:
+    """``--shard K/N``; a part file is the JSON report (any other format is a usage error)."""
+    try:
+        shard = Shard.parse(text)
+    except ValueError as error:
+        raise InputError.at(f"--shard: {error}", "--shard") from None
+    if output_format is not AuditFormat.json:
+        raise InputError.at(
+            "--shard writes a part file for `textcontract merge`: use --format json", "--shard"
+        )
+    return shard
+
+
 def run_audit_command(
     directory: Path,
     *,
@@ -115,10 +129,13 @@ def run_audit_command(
     min_preservation: float | None = None,
     jobs: int = 1,
     allow_missing_rules: bool = False,
+    cache: Path | None = None,
+    shard: str | None = None,
 ) -> int:
     """Audit, then write the report, the artifact set and the record set: each set is
     staged in full before the report is written and put in place after it, so a failure
     anywhere leaves every old output as it was."""
+    part = None if shard is None else _shard(shard, output_format)
     check_output_file(output)
     check_output_folder(artifacts, _ARTIFACTS)
     check_output_folder(records, _RECORDS)
@@ -131,6 +148,8 @@ def run_audit_command(
             detection=min_detection,
             preservation=min_preservation,
             progress=progress,
+            cache=cache,
+            shard=part,
         )
 
     def load() -> Corpus:  # the corpus again, for the formats that show its documents
@@ -216,6 +235,22 @@ def register(app: typer.Typer) -> None:
                 help="Count expectations naming rules the contract lacks as not-applicable.",
             ),
         ] = False,
+        cache: Annotated[
+            Path | None,
+            typer.Option(
+                "--cache",
+                metavar="DIR",
+                help="Keep evaluation results here and reuse them (created when missing).",
+            ),
+        ] = None,
+        shard: Annotated[
+            str | None,
+            typer.Option(
+                "--shard",
+                metavar="K/N",
+                help="Evaluate only shard K of N and write a part file for `merge` (JSON).",
+            ),
+        ] = None,
         version: VersionOption = False,
     ) -> int:
         """Measure a contract on a corpus of labelled variants: detection, preservation,
@@ -232,4 +267,6 @@ def register(app: typer.Typer) -> None:
             min_preservation=min_preservation,
             jobs=jobs,
             allow_missing_rules=allow_missing_rules,
+            cache=cache,
+            shard=shard,
         )

@@ -12,10 +12,13 @@ from textcontract.audit.results._figures import (
     wilson_interval,
 )
 from textcontract.audit.results._findings import (
+    AuditedContract,
     ExcludedRow,
     Findings,
     VariantRow,
+    rule_severities,
     summarize,
+    summarize_records,
 )
 from textcontract.audit.results._matching import (
     ExpectedStatus,
@@ -24,10 +27,20 @@ from textcontract.audit.results._matching import (
     failed_trial,
     violation_trial,
 )
+from textcontract.audit.results._record_json import (
+    RecordError,
+    case_record_from_json,
+    case_record_json,
+)
 from textcontract.audit.results._report import (
     AUDIT_VERSION,
     report_json,
     streamed_report,
+)
+from textcontract.audit.results._shards import (
+    SHARD_HASH,
+    Shard,
+    shard_block,
 )
 from textcontract.audit.results._strength import (
     probe_trials,
@@ -42,6 +55,8 @@ from textcontract.audit.results._variant_records import (
 
 __all__ = [
     "AUDIT_VERSION",
+    "SHARD_HASH",
+    "AuditedContract",
     "CaseRecord",
     "Counted",
     "ExcludedReason",
@@ -52,18 +67,25 @@ __all__ = [
     "Labels",
     "Outcome",
     "Rate",
+    "RecordError",
+    "Shard",
     "ThresholdCheck",
     "TrialResult",
     "VariantRecord",
     "VariantRow",
+    "case_record_from_json",
+    "case_record_json",
     "check_threshold",
     "control_trial",
     "failed_trial",
     "preserve_verdict",
     "probe_trials",
     "report_json",
+    "rule_severities",
+    "shard_block",
     "streamed_report",
     "summarize",
+    "summarize_records",
     "violation_trial",
     "violation_verdict",
     "wilson_interval",

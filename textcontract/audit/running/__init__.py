@@ -6,6 +6,7 @@ from textcontract.audit.running._corpus import (
 )
 from textcontract.audit.running._runner import (
     AuditResult,
+    CacheCounts,
     Progress,
     audit_directory,
     run_audit,
@@ -17,6 +18,7 @@ from textcontract.audit.running._views import (
 
 __all__ = [
     "AuditResult",
+    "CacheCounts",
     "Corpus",
     "Progress",
     "VariantView",

@@ -14,7 +14,9 @@ from __future__ import annotations
 import hashlib
 import pickle
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from textcontract.audit.reading import (
     Case,
@@ -36,17 +38,30 @@ from textcontract.audit.results import (
     probe_trials,
     violation_verdict,
 )
+from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._case_memo import (
+    FileHashes,
+    Quotes,
+    file_sha256,
+    id_location,
+    recall,
+    recall_tree,
+    remember,
+)
 from textcontract.audit.running._evaluation import TextMemo, baseline_clean, evaluate_trials
+from textcontract.audit.running._result_cache import CachedCase, read_case, write_case
+from textcontract.audit.running._rule_cache import CaseRuleResults, RuleKey, rule_keys
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
 from textcontract.model import Severity
-from textcontract.strength import reduce_trials
+from textcontract.strength import OutcomeState, reduce_trials
 
 __all__ = [
     "CaseCheck",
     "CaseEntry",
     "CaseOutcome",
+    "CaseTask",
     "CaseWork",
     "ContractFile",
     "WorkSetup",
@@ -81,6 +96,8 @@ class WorkSetup:
     catch_threshold: float
     contract: bytes | ContractFile | None
     """The pickled contract, else its file; ``None`` when it did not load."""
+    cache: str | None = None
+    """The cache folder (``audit --cache``), or ``None``."""
 
     def __call__(self) -> CaseWork:
         return CaseWork(self)
@@ -99,6 +116,22 @@ class CaseWork:
             self._parsed = _receive(self.setup.contract)
         return self._parsed
 
+    @cached_property
+    def folder(self) -> CacheFolder | None:
+        return None if self.setup.cache is None else CacheFolder(self.setup.cache)
+
+    @cached_property
+    def rule_keys(self) -> tuple[RuleKey, ...]:
+        return rule_keys(self.parsed)
+
+    @cached_property
+    def resolved_root(self) -> Path:
+        return Path(self.setup.root).resolve()
+
+    @cached_property
+    def file_hashes(self) -> FileHashes:
+        return FileHashes()
+
     def reader(self, problems: list[Problem]) -> CaseReader:
         setup = self.setup
         return CaseReader(
@@ -109,9 +142,30 @@ class CaseWork:
         """How a case file (relative to the corpus folder) is named in messages."""
         return join_display(self.setup.display, file)
 
-    def read(self, file: str, problems: list[Problem]) -> Case | None:
-        """The case in ``file`` (relative to the corpus folder); problems go to ``problems``."""
-        return self.reader(problems).case(Path(self.setup.root, file), self.display(file))
+    def read(self, file: str, problems: list[Problem], quotes: Quotes | None = None) -> Case | None:
+        """The case in ``file`` (relative to the corpus folder); problems go to ``problems``.
+
+        ``quotes`` hears of every file the case quotes and of the file's YAML value (for
+        the cache).
+        """
+        reader = self.reader(problems)
+        if quotes is not None:
+            reader.on_quote, reader.on_tree = quotes, quotes.tree
+        return reader.case(Path(self.setup.root, file), self.display(file))
+
+    def reread(self, file: str, problems: list[Problem]) -> Case | None:
+        """The case in ``file`` again, from its YAML value in the cache when it is there.
+
+        The value is found by the file's bytes as they are now; a case read that way has
+        no line numbers (nothing is reported from it: it was validated before).
+        """
+        folder = self.folder
+        content = None if folder is None else file_sha256(Path(self.setup.root, file))
+        tree = None if folder is None or content is None else recall_tree(folder, file, content)
+        if tree is None:
+            return self.read(file, problems)
+        path = Path(self.setup.root, file)
+        return self.reader(problems).case_tree(tree[0], None, path, self.display(file))
 
     def severity(self, variant: Variant) -> Severity:
         """Declared, else the highest severity among the expected rules present, else medium."""
@@ -164,14 +218,29 @@ class CaseEntry:
     variants: int
 
 
+@dataclass(frozen=True, slots=True)
+class CaseTask:
+    """What the second pass does with one case."""
+
+    entry: CaseEntry
+    evaluate: bool = True
+    """False for a case outside this run's shard: only its part of the corpus digests."""
+    item: bool = True
+    """Whether the corpus digest is needed (not known from the cache)."""
+
+
 @dataclass(frozen=True)
 class CaseOutcome:
     """The second pass over one case: its records and its parts of the corpus digests."""
 
-    record: CaseRecord
-    item: bytes
-    """The case's canonical form, trials resolved: one item of the corpus digest's list."""
+    record: CaseRecord | None
+    """``None`` for a case that was not evaluated (outside the shard)."""
+    item: bytes | None
+    """The case's canonical form, trials resolved: one item of the corpus digest's list
+    (``None`` when the task did not ask for it)."""
     baseline_digest: str
+    hits: int = 0
+    misses: int = 0
 
 
 def _build(case: Case, problems: list[Problem]) -> list[list[Trial]]:
@@ -207,9 +276,21 @@ def _fingerprint(item: bytes) -> bytes:
 
 
 def check_case(work: CaseWork, file: str) -> CaseCheck:
-    """First pass: parse and validate a case file and build every trial."""
+    """First pass: parse and validate a case file and build every trial.
+
+    With a cache, a file validated before (its bytes and every file it quotes unchanged)
+    is not read again: its check comes from the cache.
+    """
+    folder = work.folder
+    content = None
+    if folder is not None:
+        content = file_sha256(Path(work.setup.root, file))
+        recalled = None if content is None else _recalled(work, folder, file, content)
+        if recalled is not None:
+            return recalled
     problems: list[Problem] = []
-    case = work.read(file, problems)
+    quotes = None if folder is None else Quotes(work.resolved_root)
+    case = work.read(file, problems, quotes)
     if case is None:
         return CaseCheck(None, None, tuple(problems), (), None, 0)
     trial_problems: list[Problem] = []
@@ -217,6 +298,8 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
     fingerprint = None
     if not problems and not trial_problems:
         fingerprint = _fingerprint(case_item(case, trials))
+        if folder is not None and content is not None and quotes is not None:
+            _remember(work, folder, file, content, quotes, case, fingerprint)
     return CaseCheck(
         case.id,
         case.location,
@@ -225,6 +308,59 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
         fingerprint,
         len(case.variants),
     )
+
+
+def _remember(
+    work: CaseWork,
+    folder: CacheFolder,
+    file: str,
+    content: str,
+    quotes: Quotes,
+    case: Case,
+    fingerprint: bytes,
+) -> None:
+    """Record a valid case's first pass, unless a file it read changed meanwhile."""
+    where = case.location
+    if where.path != ("id",) or where.line is None or where.column is None:
+        return
+    if file_sha256(Path(work.setup.root, file)) != content or not quotes.unchanged():
+        return
+    found = {
+        "id": case.id,
+        "at": [where.line, where.column],
+        "variants": len(case.variants),
+        "fingerprint": fingerprint.hex(),
+        "rules": sorted({e.rule for variant in case.variants for e in variant.expect}),
+    }
+    remember(folder, file, content, quotes, found)
+
+
+def _recalled(work: CaseWork, folder: CacheFolder, file: str, content: str) -> CaseCheck | None:
+    setup = work.setup
+
+    def acceptable(expected: list[Any]) -> bool:
+        if not all(isinstance(rule, str) for rule in expected):
+            return False
+        return (
+            setup.rules is None or setup.allow_missing_rules or set(expected) <= setup.rules.keys()
+        )
+
+    body = recall(folder, work.resolved_root, file, content, work.file_hashes, acceptable)
+    if body is None:
+        return None
+    try:
+        case_id, (line, column) = body["id"], body["at"]
+        variants, fingerprint = body["variants"], bytes.fromhex(body["fingerprint"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (
+        isinstance(case_id, str)
+        and all(type(n) is int for n in (line, column, variants))
+        and len(fingerprint) == hashlib.sha256().digest_size
+    ):
+        return None
+    location = id_location(work.display(file), line, column)
+    return CaseCheck(case_id, location, (), (), fingerprint, variants)
 
 
 def _label_exclusion(variant: Variant) -> ExcludedReason | None:
@@ -242,37 +378,95 @@ def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
     )
 
 
-def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
-    """Second pass: rebuild a validated case's trials and evaluate its eligible variants.
-
-    Eligibility in SPEC order: label, then invalid baseline (the baseline is
-    evaluated only when the case has a ``valid`` variant), then identical trials.
-    """
+def _rebuild(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Trial]], bytes]:
+    """Read a validated case again and build its trials; it must be what the first pass saw."""
     problems: list[Problem] = []
-    case = work.read(entry.file, problems)
+    case = work.reread(entry.file, problems)
     if case is None or problems:
         raise _changed(work, entry)
     trials = _build(case, problems)
     item = case_item(case, trials)
     if problems or _fingerprint(item) != entry.fingerprint:
         raise _changed(work, entry)
+    return case, trials, item
+
+
+def _cached(work: CaseWork, entry: CaseEntry) -> CachedCase | None:
+    if work.folder is None:
+        return None
+    return read_case(
+        work.folder, work.parsed.digest, entry.id, entry.fingerprint, work.setup.catch_threshold
+    )
+
+
+def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
+    """Second pass over one case: evaluate it (or find its records in the cache).
+
+    A case outside the shard, or whose records the cache holds, is read again only when
+    its part of the corpus digest is needed.
+    """
+    entry = task.entry
+    cached = _cached(work, entry) if task.evaluate else None
+    if cached is not None and not task.item:
+        return CaseOutcome(cached.record, None, cached.baseline_digest, cached.evaluations)
+    case, trials, item = _rebuild(work, entry)
+    if not task.evaluate:
+        return CaseOutcome(None, item, case.baseline_digest)
+    if cached is not None:
+        return CaseOutcome(cached.record, item, cached.baseline_digest, cached.evaluations)
+    results = None
+    if work.folder is not None:
+        results = CaseRuleResults(work.folder, case.id, work.rule_keys)
+    record = _evaluate_case(work, case, trials, results)
+    if results is None or work.folder is None:
+        return CaseOutcome(record, item, case.baseline_digest)
+    results.save()
+    evaluations = results.hits + results.misses
+    if results.complete and not _infrastructure_error(record):
+        summary = CachedCase(record, case.baseline_digest, evaluations)
+        write_case(
+            work.folder, work.parsed.digest, entry.fingerprint, work.setup.catch_threshold, summary
+        )
+    return CaseOutcome(record, item, case.baseline_digest, results.hits, results.misses)
+
+
+def _infrastructure_error(record: CaseRecord) -> bool:
+    return any(
+        isinstance(variant.result, Counted)
+        and OutcomeState.INFRASTRUCTURE_ERROR in variant.result.states
+        for variant in record.variants
+    )
+
+
+def _labels(work: CaseWork, variant: Variant) -> Labels:
+    return Labels(
+        variant.relation,
+        variant.probe_class,
+        variant.family,
+        work.severity(variant),
+        variant.canary,
+        variant.expect,
+    )
+
+
+def _evaluate_case(
+    work: CaseWork, case: Case, trials: list[list[Trial]], cached: CaseRuleResults | None
+) -> CaseRecord:
+    """Evaluate a case's eligible variants.
+
+    Eligibility in SPEC order: label, then invalid baseline (the baseline is
+    evaluated only when the case has a ``valid`` variant), then identical trials.
+    """
     parsed = work.parsed
     memo = TextMemo()
     clean: bool | None = None
     records = []
     for variant, built in zip(case.variants, trials, strict=True):
-        labels = Labels(
-            variant.relation,
-            variant.probe_class,
-            variant.family,
-            work.severity(variant),
-            variant.canary,
-            variant.expect,
-        )
+        labels = _labels(work, variant)
         reason = _label_exclusion(variant)
         if reason is None:
             if clean is None:
-                clean = baseline_clean(parsed, case.document, case.context, memo)
+                clean = baseline_clean(parsed, case.document, case.context, memo, cached)
             if not clean:
                 reason = ExcludedReason.INVALID_BASELINE
         if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
@@ -280,7 +474,7 @@ def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
         if reason is not None:
             records.append(VariantRecord(variant.id, labels, reason))
             continue
-        results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo)
+        results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo, cached)
         states = tuple(result.state for result in results)
         if variant.relation is Relation.VIOLATION:
             reduced = reduce_trials(probe_trials("", labels, states), work.setup.catch_threshold)
@@ -288,4 +482,4 @@ def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
         else:
             verdict = preserve_verdict(results)
         records.append(VariantRecord(variant.id, labels, Counted(verdict, states)))
-    return CaseOutcome(CaseRecord(case.id, tuple(records)), item, case.baseline_digest)
+    return CaseRecord(case.id, tuple(records))

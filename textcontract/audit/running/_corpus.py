@@ -26,6 +26,7 @@ from textcontract.audit.reading import (
     case_files,
     read_config,
 )
+from textcontract.audit.running._cache import CacheFolder, prepare_cache_folder
 from textcontract.audit.running._case_passes import (
     CaseCheck,
     CaseEntry,
@@ -85,6 +86,8 @@ class Corpus:
     root: Path
     contract_path: Path | None = None
     """The contract's file (``None`` for a contract that was not loaded from one)."""
+    cache: Path | None = None
+    """The cache folder (``audit --cache``), or ``None``."""
 
     @property
     def policy(self) -> ScoringPolicy:
@@ -100,10 +103,13 @@ class Corpus:
 
     def work(self) -> CaseWork:
         """This process's state for reading and auditing the corpus's cases."""
-        return CaseWork(
-            _setup(self.root, self.display, self.contract, self.allow_missing_rules, self.policy),
-            self.contract,
+        setup = _setup(
+            self.root, self.display, self.contract, self.allow_missing_rules, self.policy
         )
+        return CaseWork(replace(setup, cache=_folder_name(self.cache)), self.contract)
+
+    def cache_folder(self) -> CacheFolder | None:
+        return None if self.cache is None else CacheFolder(self.cache)
 
     @cached_property
     def _shipped(self) -> WorkSetup:
@@ -153,6 +159,10 @@ class Corpus:
     def trials(self, case: Case, variant: Variant) -> list[Trial]:
         """Build the trials of a variant again (they were validated at load)."""
         return [build_trial(case.document, case.context, change)[0] for change in variant.trials]
+
+
+def _folder_name(folder: Path | None) -> str | None:
+    return None if folder is None else str(folder.resolve())
 
 
 def _setup(
@@ -233,17 +243,23 @@ def load_into(
     contract: Path | None = None,
     allow_missing_rules: bool = False,
     registry: Registry | None = None,
+    cache: Path | None = None,
 ) -> Corpus:
     """:func:`load_corpus` with the first pass in ``pool`` (started here if it is not yet)."""
     shown = display if display is not None else str(directory)
     if not directory.is_dir():
         raise InputError.at("the corpus folder does not exist (or is not a folder)", shown)
+    if cache is not None:
+        prepare_cache_folder(cache, str(cache))
     problems: list[Problem] = []
     found = case_files(directory, shown, problems)
     pool.start(len(found))
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     parsed = _load_contract(contract_path, contract_display, registry, problems)
-    setup = _setup(directory, shown, parsed, allow_missing_rules, config.policy)
+    setup = replace(
+        _setup(directory, shown, parsed, allow_missing_rules, config.policy),
+        cache=_folder_name(cache),
+    )
     skip = os.path.realpath(contract_path) if contract_path is not None else None
     files = [file for file, resolved in found if resolved != skip]
     del found
@@ -263,6 +279,7 @@ def load_into(
         allow_missing_rules=allow_missing_rules,
         root=directory,
         contract_path=contract_path,
+        cache=cache,
     )
 
 

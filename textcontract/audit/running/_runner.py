@@ -19,18 +19,23 @@ from textcontract.audit.results import (
     CaseRecord,
     Findings,
     Interner,
+    Shard,
     ThresholdCheck,
     check_threshold,
     probe_trials,
     report_json,
+    rule_severities,
+    shard_block,
     streamed_report,
     summarize,
 )
-from textcontract.audit.running._case_passes import CaseWork, audit_case
+from textcontract.audit.running._case_passes import CaseTask, CaseWork, audit_case
 from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
 from textcontract.audit.running._pool import Pool
+from textcontract.audit.running._result_cache import CorpusDigests, read_corpus, write_corpus
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode
+from textcontract.model import Severity
 from textcontract.rules import Registry
 from textcontract.strength import (
     StrengthResult,
@@ -41,7 +46,15 @@ from textcontract.strength import (
     score_probes,
 )
 
-__all__ = ["AuditResult", "Progress", "audit_directory", "run_audit", "run_in"]
+__all__ = [
+    "AuditResult",
+    "CacheCounts",
+    "Partial",
+    "Progress",
+    "audit_directory",
+    "run_audit",
+    "run_in",
+]
 
 Progress = Callable[[int, int], None]
 """Called with (variants done, variants in the corpus) as the audit advances."""
@@ -49,6 +62,34 @@ Progress = Callable[[int, int], None]
 _SHA256 = "sha256:"
 _AUDIT_BATCH = 4
 """Cases per batch sent to a worker in the second pass (a few ms each)."""
+
+
+@dataclass(frozen=True)
+class CacheCounts:
+    """Rule evaluations on baselines and trials: found in the cache, or computed."""
+
+    hits: int
+    misses: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"hits": self.hits, "misses": self.misses}
+
+
+@dataclass(frozen=True)
+class Partial:
+    """What a shard's part file adds to its report (SPEC §16)."""
+
+    shard: Shard
+    cases_in_corpus: int
+    rules: tuple[tuple[str, Severity], ...]
+
+    def block(self, result: AuditResult) -> dict[str, Any]:
+        thresholds: dict[str, float | None] = {"detection": None, "preservation": None}
+        for check in result.thresholds:
+            thresholds[check.figure] = check.minimum
+        return shard_block(
+            self.shard, self.cases_in_corpus, self.rules, thresholds, result.findings.cases
+        )
 
 
 @dataclass(frozen=True)
@@ -62,6 +103,10 @@ class AuditResult:
 
     findings: Findings
     thresholds: tuple[ThresholdCheck, ...]
+    cache: CacheCounts | None = None
+    """``audit --cache``: how many rule evaluations came from the cache."""
+    partial: Partial | None = None
+    """``audit --shard``: the report is a part file."""
 
     @property
     def contract_digest(self) -> str:
@@ -93,7 +138,10 @@ class AuditResult:
     @cached_property
     def report(self) -> dict[str, Any]:
         """The audit report (SPEC §6) as a JSON-ready dict."""
-        return report_json(self.findings)
+        report = self._extended(report_json(self.findings))
+        if "shard" in report:
+            report["shard"] = {**report["shard"], "cases": list(report["shard"]["cases"])}
+        return report
 
     def streamed_report(self) -> dict[str, Any]:
         """The report with its long lists as one-pass iterators, built as they are read.
@@ -101,7 +149,15 @@ class AuditResult:
         ``textcontract.formats.json_text.write_pretty`` writes it as ``--format json``
         prints it, without holding the report or its text.
         """
-        return streamed_report(self.findings)
+        return self._extended(streamed_report(self.findings))
+
+    def _extended(self, report: dict[str, Any]) -> dict[str, Any]:
+        """The report with the ``shard`` and ``cache`` blocks last, when they apply."""
+        if self.partial is not None:
+            report["shard"] = self.partial.block(self)
+        if self.cache is not None:
+            report["cache"] = self.cache.to_json()
+        return report
 
     @cached_property
     def strength(self) -> StrengthResult:
@@ -138,35 +194,55 @@ class AuditResult:
             )
 
 
+def _tasks(corpus: Corpus, shard: Shard | None, known: CorpusDigests | None) -> list[CaseTask]:
+    """The second pass's work: every case of the shard; the others only for the digests."""
+    tasks = []
+    for entry in corpus.entries:
+        inside = shard is None or shard.holds(entry.id)
+        if inside or known is None:
+            tasks.append(CaseTask(entry, evaluate=inside, item=known is None))
+    return tasks
+
+
 def run_in(
     pool: Pool[CaseWork],
     corpus: Corpus,
     *,
     thresholds: Thresholds | None = None,
     progress: Progress | None = None,
+    shard: Shard | None = None,
 ) -> AuditResult:
     """:func:`run_audit` with the cases audited in ``pool`` (started here if it is not yet)."""
-    pool.start(len(corpus.entries))
+    folder = corpus.cache_folder()
+    fingerprints = [entry.fingerprint for entry in corpus.entries]
+    known = None if folder is None else read_corpus(folder, fingerprints)
+    tasks = _tasks(corpus, shard, known)
+    pool.start(len(tasks))
     interner = Interner()
     cases: list[CaseRecord] = []
     baselines: list[bytes] = []
     streamed = CorpusDigest()
-    done, total = 0, corpus.variants
-    entries = corpus.entries
-    outcomes = pool.map(audit_case, entries, _AUDIT_BATCH, corpus.work(), corpus.worker_setup)
-    for entry, outcome in zip(entries, outcomes, strict=True):
-        streamed.add(outcome.item)
-        baselines.append(bytes.fromhex(outcome.baseline_digest.removeprefix(_SHA256)))
-        cases.append(interner.case(entry.id, outcome.record))
-        done += len(outcome.record)
-        if progress is not None:
+    hits = misses = done = 0
+    total = sum(task.entry.variants for task in tasks if task.evaluate)
+    outcomes = pool.map(audit_case, tasks, _AUDIT_BATCH, corpus.work(), corpus.worker_setup)
+    for task, outcome in zip(tasks, outcomes, strict=True):
+        if outcome.item is not None:
+            streamed.add(outcome.item)
+            baselines.append(bytes.fromhex(outcome.baseline_digest.removeprefix(_SHA256)))
+        if outcome.record is not None:
+            cases.append(interner.case(task.entry.id, outcome.record))
+            done += len(outcome.record)
+        hits, misses = hits + outcome.hits, misses + outcome.misses
+        if progress is not None and task.evaluate:
             progress(done, total)
     pool.finish()
-    # raw digests sort as their hex forms do, in half the memory
-    fixture = digest([_SHA256 + baseline.hex() for baseline in sorted(baselines)])
-    findings = summarize(
-        corpus.contract, corpus.policy, tuple(cases), streamed.hexdigest(), fixture
-    )
+    if known is None:
+        # raw digests sort as their hex forms do, in half the memory
+        fixture = digest([_SHA256 + baseline.hex() for baseline in sorted(baselines)])
+        known = CorpusDigests(streamed.hexdigest(), fixture)
+        if folder is not None:
+            write_corpus(folder, fingerprints, known)
+    findings = summarize(corpus.contract, corpus.policy, tuple(cases), known.corpus, known.fixture)
     chosen = thresholds if thresholds is not None else corpus.thresholds
     checks = tuple(
         check
@@ -176,7 +252,11 @@ def run_in(
         )
         if check is not None
     )
-    return AuditResult(findings, checks)
+    partial = None
+    if shard is not None:
+        partial = Partial(shard, len(corpus.entries), rule_severities(corpus.contract))
+    counts = None if folder is None else CacheCounts(hits, misses)
+    return AuditResult(findings, checks, counts, partial)
 
 
 def run_audit(
@@ -185,14 +265,16 @@ def run_audit(
     jobs: int = 1,
     thresholds: Thresholds | None = None,
     progress: Progress | None = None,
+    shard: Shard | None = None,
 ) -> AuditResult:
     """Evaluate every eligible variant of a loaded corpus and sum up what was found.
 
     ``thresholds`` replaces audit.yaml's (the CLI merges its flags first). The
-    result is the same, byte for byte, whatever ``jobs`` is.
+    result is the same, byte for byte, whatever ``jobs`` is. With ``shard``, only the
+    shard's cases are evaluated and the result is a part (``textcontract merge``).
     """
     with Pool[CaseWork](jobs) as pool:
-        return run_in(pool, corpus, thresholds=thresholds, progress=progress)
+        return run_in(pool, corpus, thresholds=thresholds, progress=progress, shard=shard)
 
 
 def audit_directory(
@@ -205,11 +287,14 @@ def audit_directory(
     preservation: float | None = None,
     registry: Registry | None = None,
     progress: Progress | None = None,
+    cache: Path | str | None = None,
+    shard: Shard | None = None,
 ) -> AuditResult:
     """Load the corpus in ``directory`` and audit it (the library form of ``textcontract audit``).
 
     ``detection`` / ``preservation`` override the thresholds of audit.yaml. One set
-    of ``jobs`` processes reads, validates and evaluates.
+    of ``jobs`` processes reads, validates and evaluates. ``cache`` is a cache folder
+    (SPEC §13, created when missing); ``shard`` makes the result a part file's (SPEC §16).
     """
     with Pool[CaseWork](jobs) as pool:
         corpus = load_into(
@@ -219,10 +304,12 @@ def audit_directory(
             contract=None if contract is None else Path(contract),
             allow_missing_rules=allow_missing_rules,
             registry=registry,
+            cache=None if cache is None else Path(cache),
         )
         return run_in(
             pool,
             corpus,
             thresholds=corpus.thresholds.overridden(detection, preservation),
             progress=progress,
+            shard=shard,
         )
