@@ -25,7 +25,7 @@ from textcontract.cli._output import emit_rendered, output_sink
 from textcontract.errors import InputError
 from textcontract.formats.json_text import dumps_pretty, write_pretty
 
-__all__ = ["AuditFormat", "register", "run_audit_command", "write_files"]
+__all__ = ["AuditFormat", "emit_audit", "register", "run_audit_command", "write_files"]
 
 _ARTIFACTS = "the artifact set"
 _RECORDS = "the record set"
@@ -157,6 +157,19 @@ def run_audit_command(
             directory, contract=contract, allow_missing_rules=allow_missing_rules, jobs=jobs
         )
 
+    emit_audit(result, output_format, output, artifacts, records, load)
+    return int(result.exit_code)
+
+
+def emit_audit(
+    result: AuditResult,
+    output_format: AuditFormat,
+    output: Path | None,
+    artifacts: Path | None,
+    records: Path | None,
+    load: Callable[[], Corpus],
+) -> None:
+    """Write the report, the artifact set and the record set (``audit`` and ``merge``)."""
     with ExitStack() as stack:
         staged = []
         if artifacts is not None:
@@ -168,7 +181,6 @@ def run_audit_command(
         _render(result, output_format, output, load)
         for files in staged:
             files.commit()
-    return int(result.exit_code)
 
 
 def register(app: typer.Typer) -> None:

@@ -27,6 +27,11 @@ from textcontract.audit.results._matching import (
     failed_trial,
     violation_trial,
 )
+from textcontract.audit.results._merge import (
+    MergedAudit,
+    Part,
+    merge_parts,
+)
 from textcontract.audit.results._record_json import (
     RecordError,
     case_record_from_json,
@@ -65,7 +70,9 @@ __all__ = [
     "Findings",
     "Interner",
     "Labels",
+    "MergedAudit",
     "Outcome",
+    "Part",
     "Rate",
     "RecordError",
     "Shard",
@@ -78,6 +85,7 @@ __all__ = [
     "check_threshold",
     "control_trial",
     "failed_trial",
+    "merge_parts",
     "preserve_verdict",
     "probe_trials",
     "report_json",

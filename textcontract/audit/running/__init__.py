@@ -9,6 +9,7 @@ from textcontract.audit.running._runner import (
     CacheCounts,
     Progress,
     audit_directory,
+    merge_audit,
     run_audit,
 )
 from textcontract.audit.running._views import (
@@ -24,6 +25,7 @@ __all__ = [
     "VariantView",
     "audit_directory",
     "load_corpus",
+    "merge_audit",
     "run_audit",
     "variant_views",
 ]

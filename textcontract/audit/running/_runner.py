@@ -8,7 +8,7 @@ records when it is asked for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -19,9 +19,11 @@ from textcontract.audit.results import (
     CaseRecord,
     Findings,
     Interner,
+    Part,
     Shard,
     ThresholdCheck,
     check_threshold,
+    merge_parts,
     probe_trials,
     report_json,
     rule_severities,
@@ -52,6 +54,7 @@ __all__ = [
     "Partial",
     "Progress",
     "audit_directory",
+    "merge_audit",
     "run_audit",
     "run_in",
 ]
@@ -133,7 +136,8 @@ class AuditResult:
 
     @property
     def exit_code(self) -> ExitCode:
-        return ExitCode.OK if self.passed else ExitCode.FAILED
+        """0 or 1 as SPEC §8 says; a shard's part always 0 (``merge`` judges the whole)."""
+        return ExitCode.OK if self.passed or self.partial is not None else ExitCode.FAILED
 
     @cached_property
     def report(self) -> dict[str, Any]:
@@ -244,19 +248,37 @@ def run_in(
             write_corpus(folder, fingerprints, known)
     findings = summarize(corpus.contract, corpus.policy, tuple(cases), known.corpus, known.fixture)
     chosen = thresholds if thresholds is not None else corpus.thresholds
-    checks = tuple(
-        check
-        for check in (
-            check_threshold("detection", chosen.detection, findings.detection.value),
-            check_threshold("preservation", chosen.preservation, findings.preservation.value),
-        )
-        if check is not None
-    )
+    checks = _threshold_checks(findings, chosen.detection, chosen.preservation)
     partial = None
     if shard is not None:
         partial = Partial(shard, len(corpus.entries), rule_severities(corpus.contract))
     counts = None if folder is None else CacheCounts(hits, misses)
     return AuditResult(findings, checks, counts, partial)
+
+
+def _threshold_checks(
+    findings: Findings, detection: float | None, preservation: float | None
+) -> tuple[ThresholdCheck, ...]:
+    return tuple(
+        check
+        for check in (
+            check_threshold("detection", detection, findings.detection.value),
+            check_threshold("preservation", preservation, findings.preservation.value),
+        )
+        if check is not None
+    )
+
+
+def merge_audit(
+    parts: Sequence[Part], *, detection: float | None = None, preservation: float | None = None
+) -> AuditResult:
+    """The result of a sharded audit from its part files (SPEC §16); ``detection`` and
+    ``preservation`` override the thresholds the parts were run with."""
+    merged = merge_parts(parts)
+    chosen = Thresholds(merged.thresholds["detection"], merged.thresholds["preservation"])
+    chosen = chosen.overridden(detection, preservation)
+    checks = _threshold_checks(merged.findings, chosen.detection, chosen.preservation)
+    return AuditResult(merged.findings, checks)
 
 
 def run_audit(
