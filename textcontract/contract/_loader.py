@@ -41,11 +41,13 @@ class _Load:
         self.places: dict[str, Location] = {}
         self.reading: list[ContractSource] = []
         self.files: list[str] = []
+        self.texts: list[str] = []
 
     def file(self, source: ContractSource) -> tuple[Header, FieldReader] | None:
         """Read one file (its includes first); ``None`` when it is not a contract at all."""
         self.reading.append(source)
         self.files.append(source.display)
+        self.texts.append(source.text)
         try:
             return self._read(source)
         finally:
@@ -104,6 +106,7 @@ def parse_contract_source(
         source=source.display,
         description=header.description,
         files=tuple(load.files),
+        texts=tuple(load.texts),
     )
 
 

@@ -76,6 +76,8 @@ class ParsedContract:
     source: str
     description: str | None = None
     files: tuple[str, ...] = field(default=())
+    texts: tuple[str, ...] = field(default=(), repr=False)
+    """The text of each of ``files`` as it was read (what a worker elsewhere compiles)."""
 
     @property
     def rules(self) -> tuple[RuleType, ...]:
