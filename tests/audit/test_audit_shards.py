@@ -86,7 +86,7 @@ def test_merge_exits_as_the_audit_would_and_takes_threshold_flags(tmp_path: Path
     assert "detection" in text.stdout
 
 
-def test_a_part_exits_0_whatever_its_own_figures(tmp_path: Path) -> None:
+def test_a_part_exits_0_whatever_its_own_figures() -> None:
     done = textcontract("audit", SHIPPED, "--shard", "1/2", "--min-detection", "1.0",
                         "--format", "json")  # fmt: skip
     assert done.returncode == 0
