@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from importlib.machinery import PathFinder
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
@@ -126,10 +125,6 @@ def test_both_registries_use_the_one_discovery_with_its_pre_check(
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shout\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\nx = y:Z\n")
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
-    # a distribution finder another package installed (importlib_metadata's, which dask
-    # brings) rightly makes the pre-check say "possible": leave only the standard one
-    standard = [f for f in sys.meta_path if not hasattr(f, "find_distributions")]
-    monkeypatch.setattr(sys, "meta_path", [*standard, PathFinder])
     assert _plugins.plugins_possible(ENTRY_POINT_GROUP) is True
     assert _plugins.plugins_possible("textcontract.rules") is False
     assert rule_registry._plugins_possible() is False
