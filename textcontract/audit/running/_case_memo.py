@@ -77,6 +77,11 @@ class Quotes:
         relative = resolved.relative_to(self._root).as_posix()
         self.found.append((reference, relative, file_sha256(resolved)))
 
+    def recorded(self) -> list[list[str | None]]:
+        """The quoted files as an entry records them (sorted, each once)."""
+        files = sorted(set(self.found), key=lambda found: (found[0], found[1], found[2] or ""))
+        return [list(found) for found in files]
+
     def unchanged(self) -> bool:
         """Whether every quoted file still has the bytes it had when it was read."""
         return all(
@@ -97,8 +102,7 @@ def remember(
     found: dict[str, Any],
 ) -> None:
     """Record a valid case file's first pass (``found``: id, line, column, variants, ...)."""
-    files = sorted({(reference, relative, digest) for reference, relative, digest in quotes.found})
-    body = {**found, "files": [list(f) for f in files], "tree": quotes.value}
+    body = {**found, "files": quotes.recorded(), "tree": quotes.value}
     folder.write(KIND, _key(folder, file, content), body)
 
 
@@ -147,15 +151,16 @@ def recall(
     return body
 
 
-def recall_tree(folder: CacheFolder, file: str, content: str) -> list[Any] | None:
-    """The YAML value of a validated case file with these bytes (a list of one), or ``None``."""
+def recall_tree(folder: CacheFolder, file: str, content: str) -> dict[str, Any] | None:
+    """The entry of a validated case file with these bytes, when it holds the file's YAML
+    value (``tree``, a list of one), or ``None``."""
     body = folder.read(KIND, _key(folder, file, content))
     if not isinstance(body, dict):
         return None
     tree = body.get("tree")
     if not isinstance(tree, list) or len(tree) != 1:
         return None
-    return tree
+    return body
 
 
 def id_location(display: str, line: int, column: int) -> Location:

@@ -153,19 +153,35 @@ class CaseWork:
             reader.on_quote, reader.on_tree = quotes, quotes.tree
         return reader.case(Path(self.setup.root, file), self.display(file))
 
-    def reread(self, file: str, problems: list[Problem]) -> Case | None:
-        """The case in ``file`` again, from its YAML value in the cache when it is there.
+    def reread(
+        self, file: str, problems: list[Problem], fingerprint: bytes
+    ) -> tuple[Case | None, bool]:
+        """The case in ``file`` again, from its YAML value in the cache when it is there,
+        and whether it is known to be the case with ``fingerprint``.
 
         The value is found by the file's bytes as they are now; a case read that way has
-        no line numbers (nothing is reported from it: it was validated before).
+        no line numbers (nothing is reported from it: it was validated before). It is known
+        to be the validated case when the cache entry has this fingerprint and every file
+        the case quotes has, before it is read and after the case is built, the bytes the
+        entry records — then its fingerprint need not be taken again.
         """
         folder = self.folder
         content = None if folder is None else file_sha256(Path(self.setup.root, file))
-        tree = None if folder is None or content is None else recall_tree(folder, file, content)
-        if tree is None:
-            return self.read(file, problems)
+        body = None if folder is None or content is None else recall_tree(folder, file, content)
+        if body is None:
+            return self.read(file, problems), False
+        quotes = Quotes(self.resolved_root)
+        reader = self.reader(problems)
+        reader.on_quote = quotes
         path = Path(self.setup.root, file)
-        return self.reader(problems).case_tree(tree[0], None, path, self.display(file))
+        case = reader.case_tree(body["tree"][0], None, path, self.display(file))
+        known = (
+            body.get("fingerprint") == fingerprint.hex()
+            and quotes.recorded() == body.get("files")
+            and quotes.unchanged()
+            and file_sha256(path) == content
+        )
+        return case, known
 
     def severity(self, variant: Variant) -> Severity:
         """Declared, else the highest severity among the expected rules present, else medium."""
@@ -378,15 +394,25 @@ def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
     )
 
 
-def _rebuild(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Trial]], bytes]:
-    """Read a validated case again and build its trials; it must be what the first pass saw."""
+def _rebuild(
+    work: CaseWork, entry: CaseEntry, need_item: bool
+) -> tuple[Case, list[list[Trial]], bytes | None]:
+    """Read a validated case again and build its trials; it must be what the first pass saw.
+
+    Its canonical form (the corpus digest's item) is returned when ``need_item``; it is
+    taken anyway, and held to the fingerprint, unless the cache vouches for the case.
+    """
     problems: list[Problem] = []
-    case = work.reread(entry.file, problems)
+    case, known = work.reread(entry.file, problems, entry.fingerprint)
     if case is None or problems:
         raise _changed(work, entry)
     trials = _build(case, problems)
+    if problems:
+        raise _changed(work, entry)
+    if known and not need_item:
+        return case, trials, None
     item = case_item(case, trials)
-    if problems or _fingerprint(item) != entry.fingerprint:
+    if _fingerprint(item) != entry.fingerprint:
         raise _changed(work, entry)
     return case, trials, item
 
@@ -409,7 +435,7 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
     cached = _cached(work, entry) if task.evaluate else None
     if cached is not None and not task.item:
         return CaseOutcome(cached.record, None, cached.baseline_digest, cached.evaluations)
-    case, trials, item = _rebuild(work, entry)
+    case, trials, item = _rebuild(work, entry, task.item)
     if not task.evaluate:
         return CaseOutcome(None, item, case.baseline_digest)
     if cached is not None:
