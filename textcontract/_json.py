@@ -12,6 +12,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Collection
 from typing import Any
 
 from textcontract._files import decode_utf8, read_input_text
@@ -24,9 +25,11 @@ __all__ = [
     "integer_too_long",
     "loads_strict",
     "read_json_file",
+    "value_offsets",
 ]
 
 JsonValue = Any
+Path = tuple[str | int, ...]
 
 MAX_NESTING = 100
 """Arrays and objects (YAML sequences and mappings) nested deeper than this are refused.
@@ -211,6 +214,51 @@ def _too_deep(text: str, file: str | None) -> InputError:
         else "JSON nests too deeply"
     )
     return InputError.at(message, file, line=line, column=column)
+
+
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
+
+
+def value_offsets(text: str, paths: Collection[tuple[str | int, ...]]) -> dict[Path, int]:
+    """Where the values at ``paths`` (object keys, array indexes) start in JSON ``text``.
+
+    ``text`` must be valid JSON (read it with :func:`loads_strict` first). Code-point offsets
+    of each value's first character (a string's opening quote); a path the text does not
+    hold is left out. The scan stops once every path is found and never decodes a value,
+    only object keys.
+    """
+    wanted = set(paths)
+    depth = max(map(len, wanted), default=0)
+    found: dict[Path, int] = {}
+    frames: list[list[Any]] = []  # per open object/array: [opener, current key or index]
+    expect_key = False
+    for token in _TOKENS.finditer(text):
+        start = token.start()
+        first = text[start]
+        if first in "]}":
+            frames.pop()
+            continue
+        if first == ":":
+            expect_key = False
+            continue
+        if first == ",":
+            expect_key = frames[-1][0] == "{"
+            if not expect_key:
+                frames[-1][1] += 1
+            continue
+        if expect_key:
+            frames[-1][1] = json.loads(token.group())
+            continue
+        if len(frames) <= depth:
+            path = tuple(frame[1] for frame in frames)
+            if path in wanted:
+                found[path] = start
+                if len(found) == len(wanted):
+                    break
+        if first in "[{":
+            frames.append([first, 0])
+            expect_key = first == "{"
+    return found
 
 
 def read_json_file(path: str, display: str | None = None) -> JsonValue:

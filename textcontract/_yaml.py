@@ -32,7 +32,7 @@ try:
 except ImportError:  # PyYAML built without libyaml: the pure-Python parser does the same
     _CParser = None  # type: ignore[assignment,misc]
 
-__all__ = ["Path", "Positions", "load_yaml"]
+__all__ = ["Path", "Positions", "load_yaml", "offset_of"]
 
 Path = tuple[str | int, ...]
 
@@ -160,6 +160,11 @@ class Positions:
             return Location(self.file, key=key)
         return Location(self.file, marks.value[0], marks.value[1], key=key)
 
+    def start(self, path: Sequence[str | int]) -> tuple[int, int] | None:
+        """Line and column (1-based) where the value at exactly ``path`` starts, if known."""
+        marks = self._marks.get(tuple(path))
+        return None if marks is None else marks.value
+
     def key(self, path: Sequence[str | int], key: str | None = None) -> Location:
         """Where the mapping key of ``path`` starts (its value's place if it has no key)."""
         found, marks = self._nearest(path)
@@ -283,6 +288,17 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
     for found in _BREAK.finditer(text, 0, position):
         line, start = line + 1, found.end()
     return line, position - start + 1
+
+
+def offset_of(text: str, line: int, column: int) -> int:
+    """The character offset of a 1-based line/column as PyYAML counts them (see above)."""
+    start = 0
+    if line > 1:
+        for number, found in enumerate(_BREAK.finditer(text), start=2):
+            start = found.end()
+            if number == line:
+                break
+    return min(start + column - 1, len(text))
 
 
 def _deepest(text: str) -> tuple[int | None, int | None]:

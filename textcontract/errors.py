@@ -65,6 +65,9 @@ class ExitCode(IntEnum):
     INPUT_ERROR = 2
     INTERNAL_ERROR = 3
     REFUSED = 4
+    INVALID = 5
+    """The evidence cannot support a verdict (SPEC §17): a failed preflight, a
+    contradictory trial set, an unhonourable waiver, a breached re-execution cap."""
 
 
 @dataclass(frozen=True)

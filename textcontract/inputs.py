@@ -7,6 +7,7 @@ matter becomes surface ``body``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 from textcontract._files import read_input_text
 from textcontract._json import loads_strict
+from textcontract._surface_origins import json_origins, markdown_origins
 from textcontract._yaml import Positions, load_yaml
 from textcontract.errors import InputError, Location, Problem
 from textcontract.model import BODY, Context, Document, type_name
@@ -41,18 +43,32 @@ def load_document_file(path: Path, display: str | None = None) -> Document:
     name = display if display is not None else str(path)
     text = read_text_file(path, name)
     if path.name.endswith(".json"):
-        return Document.from_json(loads_strict(text, name), name)
+        raw = loads_strict(text, name)
+        document = Document.from_json(raw, name)
+        return document.with_origins(json_origins(text, raw, document))
     return parse_markdown(text, name)
 
 
-def _split_front_matter(text: str, source: str | None) -> tuple[str | None, str]:
-    """``(front matter YAML or None, body)``; the fences are lines holding only ``---``."""
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n") != "---":
-        return None, text
-    for index in range(1, len(lines)):
-        if lines[index].rstrip("\r\n") == "---":
-            return "".join(lines[1:index]), "".join(lines[index + 1 :])
+# A line and its break; breaks are \n, \r\n and \r only, as SPEC §10 counts lines.
+_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
+
+
+def _split_front_matter(text: str, source: str | None) -> tuple[tuple[str, int] | None, int]:
+    """``((front matter YAML, its offset) or None, offset of the body)``.
+
+    The fences are lines holding only ``---``.
+    """
+    first = _LINE.match(text)
+    assert first is not None  # the pattern matches any text, the empty one too
+    if first.group(1) != "---":
+        return None, 0
+    position = first.end()
+    while position < len(text):
+        line = _LINE.match(text, position)
+        assert line is not None
+        if line.group(1) == "---":
+            return (text[first.end() : position], first.end()), line.end()
+        position = line.end()
     raise InputError.at(
         "front matter opened with '---' on line 1 is never closed", source, line=1, column=1
     )
@@ -60,9 +76,12 @@ def _split_front_matter(text: str, source: str | None) -> tuple[str | None, str]
 
 def parse_markdown(text: str, source: str | None = None) -> Document:
     """A markdown/text document: front matter surfaces, claims, states; the rest is ``body``."""
-    front_matter, body = _split_front_matter(text, source)
-    if front_matter is None:
-        return Document.from_json({"surfaces": {BODY: body}}, source)
+    front, body_start = _split_front_matter(text, source)
+    body = text[body_start:]
+    if front is None:
+        document = Document.from_json({"surfaces": {BODY: body}}, source)
+        return document.with_origins(markdown_origins(text, None, 0, {}, None))
+    front_matter = front[0]
     try:
         data, positions = load_yaml(front_matter, source)
     except InputError as error:
@@ -111,9 +130,10 @@ def parse_markdown(text: str, source: str | None = None) -> Document:
         if part in data:
             combined[part] = data[part]
     try:
-        return Document.from_json(combined, source)
+        document = Document.from_json(combined, source)
     except InputError as error:
         raise InputError(_with_positions(error.problems, positions)) from None
+    return document.with_origins(markdown_origins(text, front, body_start, extra, positions))
 
 
 def _shifted(problems: tuple[Problem, ...], lines: int) -> list[Problem]:

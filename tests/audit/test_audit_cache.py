@@ -17,10 +17,25 @@ from tests.audit.audit_builders import AUDIT, CONTRACT, REPO, case_text, violati
 from textcontract.audit import AuditResult, audit_directory
 from textcontract.audit.reading import baseline_digest
 from textcontract.audit.running._cache import CacheFolder
-from textcontract.audit.running._rule_cache import TrialDigests, _RulePack, rule_keys
+from textcontract.audit.running._rule_cache import (
+    TrialDigests,
+    _RulePack,
+    located_surface_json,
+    rule_keys,
+)
+from textcontract.canonical import digest
 from textcontract.contract import parse_contract_text
 from textcontract.formats.json_text import write_pretty
-from textcontract.model import Check, Context, Document, Enforcement, Kind, Severity, Status
+from textcontract.model import (
+    Check,
+    Context,
+    Document,
+    Enforcement,
+    Kind,
+    Severity,
+    Status,
+    TextOrigin,
+)
 
 RULES = 8  # the orders contract's rules
 
@@ -100,7 +115,7 @@ def _entries(cache: Path, kind: str) -> list[Path]:
 
 
 def _damage_all(cache: Path, how: str) -> None:
-    for kind in ("validated", "rules", "cases", "corpus"):
+    for kind in ("validated", "baselines", "rules", "cases", "corpus"):
         files = _entries(cache, kind)
         assert files, kind
         if how == "truncate":
@@ -205,14 +220,24 @@ def test_error_results_are_never_stored() -> None:
     assert pack.kept == {}
 
 
-def test_trial_digests_are_baseline_digests() -> None:
+def test_trial_keys_are_digests_of_the_canonical_trial_with_surface_origins() -> None:
     document = Document.from_json(
         {"surfaces": {"zeta": {"text": 'a"\\é', "claims": {"x": 1.0}}, "body": "hi", "a.b": "x"}}
     )
     context = Context.from_json({"states": {"current": {"k": True}}, "history": ["h"]})
     digests = TrialDigests()
-    assert digests.trial(document, context) == baseline_digest(document, context)
-    assert digests.trial(document, Context.empty()) == baseline_digest(document, Context.empty())
+
+    def located(document: Document, context: Context) -> str:
+        surfaces = {s.name: located_surface_json(s) for s in document.surfaces}
+        return digest({"document": {"surfaces": surfaces}, "context": context.to_json()})
+
+    assert digests.trial(document, context) == located(document, context)
+    assert digests.trial(document, Context.empty()) == located(document, Context.empty())
+    # a surface's origin is in no digest, but located evidence counts lines from it
+    moved = document.with_origins({"body": TextOrigin(7, file_lines=True)})
+    assert baseline_digest(moved, context) == baseline_digest(document, context)
+    assert TrialDigests().trial(moved, context) == located(moved, context)
+    assert TrialDigests().trial(moved, context) != digests.trial(document, context)
 
 
 def test_an_unusable_cache_folder_is_exit_2(corpus: Path, tmp_path: Path) -> None:

@@ -51,7 +51,7 @@ def test_shipped_corpus_json() -> None:
     code, out, _ = invoke(str(SHIPPED), "--format", "json")
     assert code == 0, out
     report = json.loads(out)
-    assert report["audit_version"] == 1
+    assert report["audit_version"] == 2
     assert report["contract"]["id"] == "order-confirmation"
     assert str(SHIPPED) not in out
     assert "/work" not in out

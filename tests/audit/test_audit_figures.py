@@ -51,19 +51,28 @@ def test_report_keys_follow_the_spec(tmp_path: Path) -> None:
     assert list(report) == [
         "audit_version",
         "engine",
+        "mode",
         "contract",
         "corpus",
+        "preflight",
         "policy",
+        "evaluator_recommendation",
         "detection",
         "preservation",
         "canaries",
         "strength",
         "verdict",
         "coverage_gaps",
+        "waivers",
+        "source_revision",
         "families",
         "variants",
         "excluded",
     ]
+    assert report["audit_version"] == 2
+    assert (report["mode"], report["evaluator_recommendation"]) == ("contract-scoring", None)
+    assert (report["waivers"], report["source_revision"]) == (None, None)
+    assert list(report["preflight"]) == ["passed", "digest"]
     assert list(report["detection"]) == ["detected", "eligible", "score", "interval95"]
     assert list(report["preservation"]) == ["preserved", "eligible", "rate", "interval95"]
     assert list(report["strength"])[-4:] == [
@@ -80,6 +89,7 @@ def test_report_keys_follow_the_spec(tmp_path: Path) -> None:
         "family",
         "severity",
         "canary",
+        "exposure",
         "outcome",
         "reason",
         "expected",
@@ -88,6 +98,7 @@ def test_report_keys_follow_the_spec(tmp_path: Path) -> None:
         "id": "mini",
         "version": 2,
         "digest": report["contract"]["digest"],
+        "lineage": None,
     }
     assert report["policy"]["digest"].startswith("sha256:")
 
@@ -559,6 +570,7 @@ def test_artifacts_and_records_reproduce_the_probes(tmp_path: Path) -> None:
             "trial_index": 0,
             "oracle": "no-refund:NO_REFUND_PROMISE:surface:body",
             "state": "caught",
+            "waiver": None,
         }
     ]
     records = dict(result.records())

@@ -87,7 +87,7 @@ def test_a_malformed_part_is_an_input_error_naming_the_file(change: Change, mess
 
 REFUSED = [
     (_set("engine.version", "9.9"), "written by engine"),
-    (_set("audit_version", 99), "audit_version 99 is not 1"),
+    (_set("audit_version", 99), "audit_version 99 is not 2"),
     (_set("contract.digest", "sha256:1"), "its contract differs"),
     (_set("shard.hash", "crc32"), "its shard.hash differs"),
     (_set("shard.cases_in_corpus", 99), "its shard.cases_in_corpus differs"),

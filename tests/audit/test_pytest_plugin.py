@@ -110,3 +110,18 @@ def test_fixture_audit_null_figure_fails(pytester: pytest.Pytester, tmp_path: Pa
     result = pytester.runpytest(*PLUGIN)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*preservation is null*never meets a threshold*"])
+
+
+def test_fixture_audit_fails_on_a_failed_preflight(pytester: pytest.Pytester) -> None:
+    vacuous = REPO / "fixtures" / "preflight" / "mutations"
+    pytester.makepyfile(
+        f"""
+        def test_vacuous(textcontract):
+            textcontract.audit({str(vacuous)!r})
+        """
+    )
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*the audit did not run: preflight failed: order-1004/cheapen#tone*"]
+    )

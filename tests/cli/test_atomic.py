@@ -6,14 +6,13 @@ from __future__ import annotations
 import errno
 import io
 import os
-import resource
 import signal
 import socket
 import stat
+import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,6 @@ import textcontract.cli._atomic as atomic
 from textcontract.cli import main
 from textcontract.cli._atomic import (
     FileSet,
-    atomic_file,
     check_output_file,
     staged_file_set,
     write_atomic,
@@ -148,35 +146,46 @@ def _no_access(path: object, mode: int) -> bool:
     return False
 
 
-@pytest.fixture
-def file_size_limit() -> Iterator[None]:
-    """Writes past 4 KiB fail with EFBIG (SIGXFSZ ignored) for the test's duration."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, handler)
+def _under_file_size_limit(code: str, tmp_path: Path) -> str:
+    """Run ``code`` in a child whose writes past 4 KiB fail with EFBIG (SIGXFSZ ignored).
+
+    A child, not this process: under the limit pytest's own output (a log file in CI) and
+    coverage's data file would fail to be written too.
+    """
+    script = (
+        "import resource, signal, sys\n"
+        "from pathlib import Path\n"
+        "from textcontract.cli._atomic import atomic_file, staged_file_set\n"
+        "from textcontract.errors import InputError\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.getrlimit("
+        "resource.RLIMIT_FSIZE)[1]))\n"
+        f"root = Path({str(tmp_path)!r})\n"
+        "try:\n" + "".join(f"    {line}\n" for line in code.splitlines()) + ""
+        "except InputError as error:\n"
+        "    print(error)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    return completed.stdout.strip()
 
 
-def test_a_large_write_past_the_limit_fails_naming_the_file(
-    tmp_path: Path, file_size_limit: None
-) -> None:
-    del file_size_limit
-    target = tmp_path / "out.json"
-    with pytest.raises(InputError) as caught, atomic_file(target) as sink:
-        sink.write("x" * 100_000)
-    assert str(caught.value) == f"{target}: cannot write output: File too large"
+def test_a_large_write_past_the_limit_fails_naming_the_file(tmp_path: Path) -> None:
+    message = _under_file_size_limit(
+        'with atomic_file(root / "out.json") as sink:\n    sink.write("x" * 100_000)', tmp_path
+    )
+    assert message == f"{tmp_path / 'out.json'}: cannot write output: File too large"
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_set_file_past_the_limit_fails_naming_it(tmp_path: Path, file_size_limit: None) -> None:
-    del file_size_limit
-    with pytest.raises(InputError) as caught, staged_file_set(tmp_path / "set", "the set") as files:
-        files.write("a/b.json", "x" * 100_000)
-    assert str(caught.value) == f"{tmp_path}/set/a/b.json: cannot write the set: File too large"
+def test_a_set_file_past_the_limit_fails_naming_it(tmp_path: Path) -> None:
+    message = _under_file_size_limit(
+        'with staged_file_set(root / "set", "the set") as files:\n'
+        '    files.write("a/b.json", "x" * 100_000)',
+        tmp_path,
+    )
+    assert message == f"{tmp_path}/set/a/b.json: cannot write the set: File too large"
     assert list(tmp_path.iterdir()) == []
 
 

@@ -101,7 +101,7 @@ def test_aggregate_refuses_a_shared_probe_with_exit_4(tmp_path: Path) -> None:
     assert str(copy) in result.stderr
 
 
-def test_score_refuses_records_that_disagree(tmp_path: Path) -> None:
+def test_score_answers_records_that_disagree_with_invalid(tmp_path: Path) -> None:
     probe_file, records = _write_probe_set(
         tmp_path, "c/one", ProbeClass.DEFECT, [OutcomeState.CAUGHT, OutcomeState.CAUGHT]
     )
@@ -115,6 +115,7 @@ def test_score_refuses_records_that_disagree(tmp_path: Path) -> None:
         ["score", "--probe", str(probe_file), "--policy", str(policy)]
         + [arg for record in records for arg in ("--record", str(record))],
     )
-    assert result.exit_code == 2
-    assert "run_id" in result.stderr
-    assert result.stdout == ""
+    assert result.exit_code == 5
+    invalid = json.loads(result.stdout)
+    assert invalid["verdict"] == {"value": "INVALID", "reasons": ["trial-set-disagreement"]}
+    assert invalid["details"] == [f"{records[1]}: run_id differs from {records[0]}"]

@@ -190,7 +190,14 @@ def launch(executable: str) -> Iterator[Browser]:
         )
         try:
             port = _debugging_port(profile, process)
-            with connect(_page_socket(port), max_size=None, open_timeout=_START_TIMEOUT) as socket:
+            # no keepalive pings: their thread draws from `random` at any moment, which
+            # hypothesis (rightly) reports when it happens inside another test's data draw
+            with connect(
+                _page_socket(port),
+                max_size=None,
+                open_timeout=_START_TIMEOUT,
+                ping_interval=None,
+            ) as socket:
                 page = Page(socket)
                 for domain in ("Page", "Runtime", "Log", "Network"):
                     page.call(f"{domain}.enable")

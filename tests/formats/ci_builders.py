@@ -1,8 +1,8 @@
 """Hand-built reports and audit data for the CI format tests (not a test module).
 
 The check reports carry SPEC §10 locations and the §11 ``source`` the engine adds in 0.2,
-so the formats are held to that shape whatever the engine emits today; real check runs
-(without locations) are exercised by the CLI tests.
+so the formats are held to that shape; real check runs are exercised by the CLI tests
+(tests/cli/test_check_locations.py for their locations).
 """
 
 from __future__ import annotations
@@ -228,7 +228,7 @@ def located_report() -> dict[str, Any]:
 
 
 def plain_report() -> dict[str, Any]:
-    """A JSON document's report without locations or source (as checks run today)."""
+    """A JSON document's report without locations or source (as a 0.1 report reads back)."""
     return report(
         [
             check(

@@ -129,10 +129,11 @@ def test_compact_form() -> None:
 
 
 def test_the_shipped_corpus_report_is_unchanged() -> None:
-    """``textcontract audit fixtures/mutations --format json`` gives the bytes it gave in 0.1.
+    """``textcontract audit fixtures/mutations --format json`` gives the golden bytes.
 
-    The golden copy was written by 0.1's report writer (which cut pre-rendered text at
-    placeholders). If the corpus or the contract is changed on purpose, regenerate it:
+    The golden copy was first written by 0.1's report writer (which cut pre-rendered text
+    at placeholders), then regenerated for the version-2 report (SPEC §17; 0.1's report is
+    kept in tests/strength/v1/). If the corpus or the contract is changed on purpose:
     ``textcontract audit fixtures/mutations --format json > tests/audit/golden-…json``.
     """
     ran = subprocess.run(

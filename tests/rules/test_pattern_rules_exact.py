@@ -56,6 +56,7 @@ def test_katakana_pattern_matches_under_accent_folding(tmp_path: Path) -> None:
             "span": [2, 7],
             "match": "リファンド",
             "excerpt": "全額リファンドします",
+            "location": {"surface": "body", "offsets": [2, 7], "start": [1, 3], "end": [1, 8]},
         }
     ]
 

@@ -86,11 +86,15 @@ def artifacts_of(
     ]
 
 
-def audit_report(result: StrengthResult) -> dict[str, Any]:
-    """The parts of an audit report that ``compare`` reads, plus an unrelated key."""
+def audit_report(
+    result: StrengthResult, *, digest: str = "sha256:contract", lineage: Any = None
+) -> dict[str, Any]:
+    """The parts of a version-2 audit report that ``compare`` reads, plus an unrelated key."""
     return {
-        "audit_version": 1,
+        "audit_version": 2,
+        "contract": {"id": "c", "version": 1, "digest": digest, "lineage": lineage},
         "policy": result.policy.report_json(),
         "strength": result.strength_block_json(),
+        "verdict": result.verdict.to_json(),
         "families": {"unlabelled": {"detected": 1}},
     }

@@ -58,6 +58,7 @@ def test_three_of_four_meets_075_and_four_of_five_misses_09() -> None:
         "caught": 3,
         "exercised": 4,
         "rate": 0.75,
+        "waived": 0,
         "comparable": True,
         "floor": 0.75,
         "meets_floor": True,
@@ -113,9 +114,11 @@ def test_aggregate_json_shape_and_recorded_digests() -> None:
         "policy",
         "scoring_version",
         "classes",
+        "exposure",
         "artifacts",
         "evidence_set",
     ]
+    assert result["aggregate_version"] == 2
     assert result["policy"] == {
         "digest": FLOORED.digest,
         "floors": {"defect": 0.75, "gameability": 0.9},

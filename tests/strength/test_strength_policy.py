@@ -53,6 +53,7 @@ def test_report_json_has_every_field_and_the_digest() -> None:
         "catch_threshold": 0.5,
         "minimum_trial_count": 1,
         "severity_floor": "high",
+        "re_execution_cap": None,
         "floors": {"defect": 0.5},
         "digest": scoring.digest,
     }
@@ -153,3 +154,26 @@ def test_policy_block_of_audit_yaml_reports_its_place_in_that_file() -> None:
     assert [p.render() for p in reader.problems] == [
         "audit.yaml:3:20: policy.catch_threshold: must be in [0, 1], got 7"
     ]
+
+
+def test_re_execution_cap_is_read_and_enters_the_digest_only_when_set() -> None:
+    plain = policy()
+    assert policy(re_execution_cap=None).digest == plain.digest
+    capped = policy(re_execution_cap=0)
+    assert capped.re_execution_cap == 0
+    assert capped.digest != plain.digest
+    assert capped.digest_inputs()["re_execution_cap"] == 0
+    assert capped.artifact_json()["re_execution_cap"] == 0
+    assert plain.artifact_json()["re_execution_cap"] is None
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (-1, "policy.json: re_execution_cap: must be at least 0, got -1"),
+        (True, "policy.json: re_execution_cap: expected an integer, got a boolean"),
+        (1.0, "policy.json: re_execution_cap: expected an integer, got a number"),
+    ],
+)
+def test_an_invalid_re_execution_cap_is_an_input_error(value: object, message: str) -> None:
+    assert _problems({"re_execution_cap": value}) == [message]

@@ -70,9 +70,9 @@ def test_score_sorts_by_trial_index_and_synthesises_not_applicable() -> None:
         policy(),
     )
     assert artifact["outcomes"] == [
-        {"trial_index": 0, "oracle": ORACLE, "state": "caught"},
-        {"trial_index": 1, "oracle": None, "state": "not-applicable"},
-        {"trial_index": 2, "oracle": ORACLE, "state": "caught"},
+        {"trial_index": 0, "oracle": ORACLE, "state": "caught", "waiver": None},
+        {"trial_index": 1, "oracle": None, "state": "not-applicable", "waiver": None},
+        {"trial_index": 2, "oracle": ORACLE, "state": "caught", "waiver": None},
     ]
     assert artifact["trials"] == {"completed": 3, "declared_minimum": 1}
     (reduced,) = artifact["reduced_probe_outcomes"]
@@ -118,14 +118,30 @@ def test_score_artifact_keys_are_in_spec_order() -> None:
         "reduced_probe_outcomes",
         "strength",
         "coverage_gaps",
+        "evaluator_recommendation",
+        "waivers",
+        "as_of",
+        "preflight_digest",
+        "source_revision",
         "verdict",
     ]
+    assert artifact["artifact_version"] == 2
     assert list(artifact["policy"]) == [
         "digest",
         "catch_threshold",
         "minimum_trial_count",
         "severity_floor",
+        "re_execution_cap",
     ]
+    assert list(artifact["probe"]) == [
+        "probe_id",
+        "class",
+        "severity",
+        "canary",
+        "clean_control",
+        "exposure",
+    ]
+    assert (artifact["waivers"], artifact["as_of"], artifact["source_revision"]) == ([], None, None)
 
 
 def test_a_failing_verdict_exits_one_and_concerns_exit_zero() -> None:
@@ -159,45 +175,55 @@ def test_control_in_score_is_preserved_by_majority_of_passed_clean_trials() -> N
     ("field", "other"),
     [
         ("run_id", "run-8"),
-        ("mode", "production"),
         ("contract_digest", "sha256:other"),
         ("evaluator_configuration_digest", "sha256:other"),
         ("evaluator_recommendation", "ship"),
     ],
 )
-def test_records_that_disagree_are_an_input_error_naming_file_and_key(
+def test_records_that_disagree_make_the_run_invalid_naming_file_and_field(
     field: str, other: str
 ) -> None:
     given = records(record(0, outcome("caught")), record(1, outcome("caught"), **{field: other}))
-    with pytest.raises(InputError) as caught:
-        score_records(given, PROBE, policy())
-    assert caught.value.exit_code is ExitCode.INPUT_ERROR
-    first = caught.value.problems[0].render()
-    assert first.startswith(f"trial-1.json: {field}: records disagree")
-    assert "trial-0.json" in first
+    invalid = score_records(given, PROBE, policy())
+    assert invalid["verdict"] == {"value": "INVALID", "reasons": ["trial-set-disagreement"]}
+    assert invalid["details"] == [f"trial-1.json: {field} differs from trial-0.json"]
+    assert artifact_exit_code(invalid) is ExitCode.INVALID
 
 
-def test_a_repeated_trial_index_is_an_input_error_naming_both_files() -> None:
+def test_a_repeated_trial_index_makes_the_run_invalid_naming_both_files() -> None:
     given = records(record(4, outcome("caught")), record(4, outcome("missed")))
-    with pytest.raises(InputError) as caught:
-        score_records(given, PROBE, policy())
-    assert [p.render() for p in caught.value.problems] == [
-        "trial-1.json: trial_index: trial index 4 repeats the one in trial-0.json"
+    invalid = score_records(given, PROBE, policy())
+    assert invalid["verdict"]["reasons"] == ["repeated-trial-index"]
+    assert invalid["details"] == ["trial-1.json: trial_index 4 repeats the one in trial-0.json"]
+
+
+def test_two_outcomes_for_the_scored_probe_make_the_run_invalid() -> None:
+    given = records(record(0, outcome("caught"), outcome("missed")))
+    invalid = score_records(given, PROBE, policy())
+    assert invalid["verdict"]["reasons"] == ["duplicate-probe-outcome"]
+    assert invalid["details"] == [
+        "trial-0.json: outcomes holds 2 outcomes for probe order-1/total (at most one per record)"
     ]
 
 
-def test_two_outcomes_for_one_probe_in_a_record_is_an_input_error() -> None:
+def test_two_outcomes_for_another_probe_are_ignored_with_the_rest_of_that_probe() -> None:
+    other = outcome("missed", probe_id="other/probe")
+    artifact = score_records(records(record(0, outcome("caught"), other, other)), PROBE, policy())
+    assert artifact["verdict"]["value"] == "PASS"
+
+
+def test_an_unknown_mode_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="mode: 'staging' is not one of contract-scoring"):
+        parse_record(record(0, mode="staging"), "trial-0.json")
+
+
+def test_a_production_record_needs_a_recommendation() -> None:
     with pytest.raises(InputError) as caught:
-        parse_record(record(0, outcome("caught"), outcome("missed")), "trial-0.json")
+        parse_record(record(0, mode="production"), "trial-0.json")
     assert [p.render() for p in caught.value.problems] == [
-        "trial-0.json: outcomes[1].probe_id: a second outcome for probe 'order-1/total'"
-        " (at most one per record)"
+        "trial-0.json: evaluator_recommendation: a production record needs one of PASS,"
+        " CONCERNS, FAIL, got None"
     ]
-
-
-def test_an_unsupported_mode_is_refused_even_when_records_agree() -> None:
-    with pytest.raises(InputError, match="mode 'production' is not supported"):
-        score_records(records(record(0, mode="production")), PROBE, policy())
 
 
 def test_no_records_is_an_input_error() -> None:

@@ -1,4 +1,5 @@
-"""``textcontract audit DIR``: load and validate the corpus, evaluate, render, exit 0/1."""
+"""``textcontract audit DIR``: load and validate the corpus, preflight, evaluate, render, exit
+0/1 (5 when the preflight fails or the run is INVALID)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ from typing import Annotated, Any
 
 import typer
 
-from textcontract.audit import AuditResult, Corpus, Shard, audit_directory, load_corpus
+from textcontract.audit import (
+    AuditResult,
+    Corpus,
+    Preflight,
+    PreflightFailed,
+    Shard,
+    audit_directory,
+    load_corpus,
+)
 from textcontract.audit import Progress as ProgressCallback
 from textcontract.cli._atomic import (
     FileSet,
@@ -22,6 +31,14 @@ from textcontract.cli._atomic import (
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit_rendered, output_sink
+from textcontract.cli._run_options import (
+    AsOfOption,
+    ModeOption,
+    SourceRevisionFlag,
+    as_of_date,
+    checked_mode,
+    source_revision,
+)
 from textcontract.errors import InputError
 from textcontract.formats.json_text import dumps_pretty, write_pretty
 
@@ -117,6 +134,17 @@ def _shard(text: str, output_format: AuditFormat) -> Shard:
     return shard
 
 
+def render_preflight(preflight: Preflight, output_format: str, output: Path | None) -> None:
+    """The preflight verdict as ``preflight`` prints it (JSON), or as text."""
+    if output_format != "text":
+        with output_sink(output) as sink:
+            write_pretty(preflight.streamed_json(), sink.write)
+        return
+    from textcontract.formats.preflight_text import render_preflight_text  # imports rich
+
+    emit_rendered(lambda console: render_preflight_text(preflight.to_json(), console), output)
+
+
 def run_audit_command(
     directory: Path,
     *,
@@ -129,6 +157,9 @@ def run_audit_command(
     min_preservation: float | None = None,
     jobs: int = 1,
     allow_missing_rules: bool = False,
+    mode: str | None = None,
+    as_of: str | None = None,
+    revision: str | None = None,
     cache: Path | None = None,
     shard: str | None = None,
 ) -> int:
@@ -139,18 +170,28 @@ def run_audit_command(
     check_output_file(output)
     check_output_folder(artifacts, _ARTIFACTS)
     check_output_folder(records, _RECORDS)
-    with _progress_bar() as progress:
-        result = audit_directory(
-            directory,
-            contract=contract,
-            jobs=jobs,
-            allow_missing_rules=allow_missing_rules,
-            detection=min_detection,
-            preservation=min_preservation,
-            progress=progress,
-            cache=cache,
-            shard=part,
-        )
+    chosen_mode = checked_mode(mode)
+    day = as_of_date(as_of)
+    recorded = source_revision(revision, allow_auto=True)
+    try:
+        with _progress_bar() as progress:
+            result = audit_directory(
+                directory,
+                contract=contract,
+                jobs=jobs,
+                allow_missing_rules=allow_missing_rules,
+                detection=min_detection,
+                preservation=min_preservation,
+                progress=progress,
+                mode=chosen_mode,
+                as_of=day,
+                source_revision=recorded,
+                cache=cache,
+                shard=part,
+            )
+    except PreflightFailed as failed:  # nothing evaluated, nothing written but the verdict
+        render_preflight(failed.preflight, output_format.value, output)
+        return int(failed.exit_code)
 
     def load() -> Corpus:  # the corpus again, for the formats that show its documents
         return load_corpus(
@@ -172,10 +213,10 @@ def emit_audit(
     """Write the report, the artifact set and the record set (``audit`` and ``merge``)."""
     with ExitStack() as stack:
         staged = []
-        if artifacts is not None:
+        if artifacts is not None and not result.invalid:  # an INVALID run writes no set
             staged.append(stack.enter_context(staged_file_set(artifacts, _ARTIFACTS)))
             write_files(staged[-1], result.artifacts())
-        if records is not None:
+        if records is not None and not result.invalid:
             staged.append(stack.enter_context(staged_file_set(records, _RECORDS)))
             write_files(staged[-1], result.records())
         _render(result, output_format, output, load)
@@ -247,6 +288,9 @@ def register(app: typer.Typer) -> None:
                 help="Count expectations naming rules the contract lacks as not-applicable.",
             ),
         ] = False,
+        mode: ModeOption = None,
+        as_of: AsOfOption = None,
+        revision: SourceRevisionFlag = None,
         cache: Annotated[
             Path | None,
             typer.Option(
@@ -266,7 +310,8 @@ def register(app: typer.Typer) -> None:
         version: VersionOption = False,
     ) -> int:
         """Measure a contract on a corpus of labelled variants: detection, preservation,
-        strength and verdict. Exit 0 when every threshold is met and the verdict is not FAIL."""
+        strength and verdict. Exit 0 when every threshold is met and the verdict is not FAIL;
+        5 when the preflight fails (nothing is evaluated) or the run is INVALID."""
         del version  # -V/--version is handled by its callback
         return run_audit_command(
             directory,
@@ -279,6 +324,9 @@ def register(app: typer.Typer) -> None:
             min_preservation=min_preservation,
             jobs=jobs,
             allow_missing_rules=allow_missing_rules,
+            mode=mode,
+            as_of=as_of,
+            revision=revision,
             cache=cache,
             shard=shard,
         )

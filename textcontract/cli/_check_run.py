@@ -68,10 +68,12 @@ def run_check(
     elif output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
         from textcontract.cli._ci_check import emit_check_ci  # SPEC §12
 
-        emit_check_ci(output_format.value, definition, reports, output)
+        sources = [document for _, document in loaded]
+        emit_check_ci(output_format.value, definition, reports, output, sources)
     else:
         from textcontract.formats.report_text import render_report_text  # imports rich
 
-        emit_rendered(lambda console: render_report_text(reports, console), output)
+        sources = [document for _, document in loaded]
+        emit_rendered(lambda console: render_report_text(reports, console, sources), output)
     accepted = all(report.accepted for _, report in reports)
     return int(ExitCode.OK if accepted else ExitCode.FAILED)

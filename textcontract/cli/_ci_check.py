@@ -12,7 +12,7 @@ from textcontract.cli._output import output_sink
 from textcontract.contract import ParsedContract
 from textcontract.formats.check_findings import CheckedDocument, RuleInfo
 from textcontract.formats.json_text import write_pretty
-from textcontract.model import Report
+from textcontract.model import Document, Report
 
 __all__ = ["CI_CHECK_FORMATS", "emit_check_ci", "rule_infos"]
 
@@ -34,9 +34,15 @@ def rule_infos(parsed: ParsedContract) -> list[RuleInfo]:
     ]
 
 
-def _documents(reports: Iterable[tuple[str, Report]]) -> Iterator[CheckedDocument]:
-    for name, report in reports:
-        yield CheckedDocument(name, report.to_dict())
+def _documents(
+    reports: Iterable[tuple[str, Report]], documents: Sequence[Document]
+) -> Iterator[CheckedDocument]:
+    """Each report with where its surfaces stand in their file (SPEC §10), when known."""
+    for index, (name, report) in enumerate(reports):
+        if index < len(documents):
+            yield CheckedDocument.of(name, report.to_dict(), documents[index])
+        else:
+            yield CheckedDocument(name, report.to_dict())
 
 
 def emit_check_ci(
@@ -44,10 +50,15 @@ def emit_check_ci(
     parsed: ParsedContract,
     reports: Sequence[tuple[str, Report]],
     output: Path | None,
+    sources: Sequence[Document] = (),
 ) -> None:
-    """Render ``reports`` (name as given, report) in a CI format to ``output`` or stdout."""
+    """Render ``reports`` (name as given, report) in a CI format to ``output`` or stdout.
+
+    ``sources`` are the checked documents, in the same order: their surfaces' origins put
+    each finding on its line in the file.
+    """
     base = os.getcwd()
-    documents = _documents(reports)
+    documents = _documents(reports, sources)
     with output_sink(output) as sink:
         write = sink.write
         if output_format == "sarif":

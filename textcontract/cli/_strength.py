@@ -12,14 +12,30 @@ from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit
+from textcontract.cli._run_options import (
+    AsOfOption,
+    SourceRevisionFlag,
+    as_of_date,
+    source_revision,
+)
+from textcontract.environment import today_utc
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.strength import aggregate, artifact_exit_code, compare, floors_met, score_records
+from textcontract.strength import (
+    SourceRevision,
+    aggregate,
+    artifact_exit_code,
+    compare,
+    floors_met,
+    score_records,
+)
 from textcontract.strength_files import (
     read_json_input,
     read_policy_file,
+    read_preflight_file,
     read_probe_file,
     read_record_file,
+    read_waivers_file,
 )
 
 __all__ = ["JsonFormat", "register", "run_aggregate", "run_compare", "run_score"]
@@ -42,14 +58,37 @@ def run_score(
     corpus_digest: str | None,
     fixture_digest: str | None,
     output: Path | None,
+    *,
+    preflight_verdict: Path | None = None,
+    waivers: Path | None = None,
+    as_of: str | None = None,
+    revision: str | None = None,
 ) -> int:
+    """Prints the artifact, or the INVALID object (exit 5) when the evidence cannot
+    support a verdict; the clock is read only when waivers are given without --as-of."""
     check_output_file(output)
+    day = as_of_date(as_of)
+    recorded = source_revision(revision, allow_auto=False)
     loaded_policy = read_policy_file(policy)
     loaded_probe = read_probe_file(probe)
     loaded = [read_record_file(path) for path in records]
-    artifact = score_records(loaded, loaded_probe, loaded_policy, corpus_digest, fixture_digest)
-    emit(dumps_pretty(artifact), output)
-    return int(artifact_exit_code(artifact))
+    preflight = None if preflight_verdict is None else read_preflight_file(preflight_verdict)
+    declared = None if waivers is None else read_waivers_file(waivers)
+    if declared is not None and day is None:
+        day = today_utc()
+    scored = score_records(
+        loaded,
+        loaded_probe,
+        loaded_policy,
+        corpus_digest,
+        fixture_digest,
+        preflight=preflight,
+        waivers=declared,
+        as_of=day,
+        source_revision=recorded if isinstance(recorded, SourceRevision) else None,
+    )
+    emit(dumps_pretty(scored), output)
+    return int(artifact_exit_code(scored))
 
 
 def run_aggregate(artifacts: list[Path], policy: Path, output: Path | None) -> int:
@@ -87,14 +126,46 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--fixture-digest", metavar="DIGEST", help="Attested fixture digest."),
         ] = None,
+        preflight_verdict: Annotated[
+            Path | None,
+            typer.Option(
+                "--preflight-verdict",
+                metavar="FILE",
+                help="The run's preflight verdict (textcontract preflight --output FILE).",
+            ),
+        ] = None,
+        waivers: Annotated[
+            Path | None,
+            typer.Option(
+                "--waivers",
+                metavar="FILE",
+                help="YAML with a waivers: list (an audit.yaml will do) the records may name.",
+            ),
+        ] = None,
+        as_of: AsOfOption = None,
+        revision: SourceRevisionFlag = None,
         output_format: FormatOption = JsonFormat.json,
         output: OutputOption = None,
         version: VersionOption = False,
     ) -> int:
-        """Score one probe's trial records into an evidence artifact. Exit 1 on a FAIL verdict."""
+        """Score one probe's trial records into an evidence artifact.
+
+        Exit 1 on a FAIL verdict; 5 (and an INVALID object instead of an artifact) when
+        the evidence cannot support a verdict."""
         del version  # -V/--version is handled by its callback
         del output_format
-        return run_score(record, probe, policy, corpus_digest, fixture_digest, output)
+        return run_score(
+            record,
+            probe,
+            policy,
+            corpus_digest,
+            fixture_digest,
+            output,
+            preflight_verdict=preflight_verdict,
+            waivers=waivers,
+            as_of=as_of,
+            revision=revision,
+        )
 
     @app.command("aggregate-strength")
     @exits_with_codes

@@ -4,6 +4,7 @@ from textcontract.contract._discover import CONTRACT_FILENAME, locate_contract
 from textcontract.contract._header import CONTRACT_FIELDS, DEFAULTS_FIELDS, POLICY_FIELDS
 from textcontract.contract._includes import ContractSource
 from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
+from textcontract.contract._lineage import LINEAGE_FIELDS, Lineage
 from textcontract.contract._loader import (
     parse_contract_file,
     parse_contract_source,
@@ -23,9 +24,11 @@ __all__ = [
     "CONTRACT_FIELDS",
     "CONTRACT_FILENAME",
     "DEFAULTS_FIELDS",
+    "LINEAGE_FIELDS",
     "POLICY_FIELDS",
     "SCHEMA_FILE",
     "ContractSource",
+    "Lineage",
     "ParsedContract",
     "RuleEntry",
     "RuleExample",

@@ -33,6 +33,7 @@ CONTRACT_FIELDS = (
     "defaults",
     "policy",
     "rules",
+    "lineage",
 )
 POLICY_FIELDS = ("block_heuristics", "block_undetermined")
 DEFAULT_PARAMS: Mapping[str, Param] = {  # the parameters ``defaults:`` may set

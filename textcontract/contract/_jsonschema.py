@@ -24,6 +24,7 @@ from textcontract.contract._header import (
     FORMAT_VERSION,
     POLICY_FIELDS,
 )
+from textcontract.contract._lineage import LINEAGE_FIELDS
 from textcontract.contract._packs import PACK_NAME, builtin_pack_names
 from textcontract.contract._rule_entries import COMMON_RULE_FIELDS
 from textcontract.model import Enforcement, Severity
@@ -158,6 +159,27 @@ def _include_schema() -> dict[str, Any]:
     }
 
 
+def _lineage_schema() -> dict[str, Any]:
+    digest = {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"}
+    return {
+        "type": "object",
+        "properties": {
+            "parent_digest": _described(
+                {"anyOf": [digest, {"type": "null"}]},
+                "the digest of the revision this one revises (null for the first)",
+            ),
+            "revision_count": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "0 for the first revision, the parent's + 1 after",
+            },
+        },
+        "required": list(LINEAGE_FIELDS),
+        "additionalProperties": False,
+        "description": "where this revision comes from; out of the digest (ignored in includes)",
+    }
+
+
 def _contract_field(name: str) -> dict[str, Any]:
     if name == "textcontract":
         return {"const": FORMAT_VERSION, "description": "the contract format version"}
@@ -175,6 +197,8 @@ def _contract_field(name: str) -> dict[str, Any]:
         return _policy_schema()
     if name == "rules":
         return {"type": "array", "items": _ref("rule")}
+    if name == "lineage":
+        return _lineage_schema()
     raise KeyError(f"the JSON schema does not describe contract field {name!r}")
 
 

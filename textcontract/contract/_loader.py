@@ -22,6 +22,7 @@ from textcontract.contract._includes import (
     source_of_file,
     source_of_text,
 )
+from textcontract.contract._lineage import Lineage, read_lineage
 from textcontract.contract._parsed import ParsedContract, RuleEntry, contract_digest
 from textcontract.contract._rule_entries import RuleScope, read_rules
 from textcontract.errors import ContractError, InputError, Location, Problem
@@ -42,6 +43,7 @@ class _Load:
         self.reading: list[ContractSource] = []
         self.files: list[str] = []
         self.texts: list[str] = []
+        self.lineage: Lineage | None = None
 
     def file(self, source: ContractSource) -> tuple[Header, FieldReader] | None:
         """Read one file (its includes first); ``None`` when it is not a contract at all."""
@@ -64,6 +66,8 @@ class _Load:
             reader.mapping(data)
             return None
         header = read_header(reader, data)
+        if len(self.reading) == 1 and data.get("lineage") is not None:  # included files' is ignored
+            self.lineage = read_lineage(reader, data["lineage"])
         defaults = read_defaults(reader, data.get("defaults", MISSING))
         for include, path in read_includes(reader, data.get("include", MISSING)):
             included = open_include(reader, include, path, source)
@@ -107,6 +111,7 @@ def parse_contract_source(
         description=header.description,
         files=tuple(load.files),
         texts=tuple(load.texts),
+        lineage=load.lineage,
     )
 
 

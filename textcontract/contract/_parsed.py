@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textcontract.canonical import digest
+from textcontract.contract._lineage import Lineage
 from textcontract.errors import Location
 from textcontract.model import CheckPolicy, Context, ContractRef, RuleVersion
 from textcontract.rules import RuleType
@@ -78,6 +79,8 @@ class ParsedContract:
     files: tuple[str, ...] = field(default=())
     texts: tuple[str, ...] = field(default=(), repr=False)
     """The text of each of ``files`` as it was read (what a worker elsewhere compiles)."""
+    lineage: Lineage | None = None
+    """Where this revision comes from (SPEC §17.7); out of the digest."""
 
     @property
     def rules(self) -> tuple[RuleType, ...]:

@@ -18,6 +18,10 @@ REASON_TEXT: Mapping[str, str] = {
     "invalidated-trial-below-floor": "a probe below the floor had an invalid trial",
     "clean-control-rejected": "a valid variation was not accepted and complete",
     "coverage-gap-at-or-above-floor": "a rule at or above the floor is targeted by no probe",
+    "evaluator-recommendation-fail": "production: the evaluator recommends FAIL for the system",
+    "evaluator-recommendation-concerns": "production: the evaluator has concerns about the system",
+    "waiver-honoured": "a documented miss was waived (see the waivers below)",
+    "re-execution-cap-exceeded": "a probe lost more trials than the re-execution cap allows",
 }
 """One line per verdict reason, for readers who do not know the ladder by heart."""
 

@@ -19,7 +19,13 @@ from textcontract.formats.audit_terms import REASON_TEXT
 
 __all__ = ["REASON_TEXT", "render_audit_text"]
 
-_VERDICT_STYLES = {"PASS": "bold green", "CONCERNS": "bold yellow", "FAIL": "bold red"}
+_VERDICT_STYLES = {
+    "PASS": "bold green",
+    "WAIVED": "bold cyan",
+    "CONCERNS": "bold yellow",
+    "FAIL": "bold red",
+    "INVALID": "bold magenta",
+}
 _OUTCOME_COLUMNS = ("detected", "undetected", "preserved", "not-preserved", "excluded")
 
 
@@ -45,6 +51,41 @@ def _threshold_text(checks: Sequence[Mapping[str, Any]], figure: str) -> Text:
                 text.append("not met", style="bold red")
             return text
     return Text("")
+
+
+def _run_lines(report: Mapping[str, Any]) -> list[Text]:
+    """Mode, recommendation, preflight and source revision (SPEC §17), when the report has them."""
+    mode = report.get("mode", "contract-scoring")
+    line = Text(f"mode: {mode}")
+    if mode == "production":
+        line.append(f", evaluator recommendation {report.get('evaluator_recommendation')}")
+        line.append(" (from the baselines)", style="dim")
+    lines = [line]
+    preflight = report.get("preflight")
+    if preflight is not None:
+        lines.append(Text(f"preflight: passed ({preflight['digest'][:19]}…)", style="dim"))
+    revision = report.get("source_revision")
+    if revision is not None:
+        dirty = {True: "dirty", False: "clean", None: "dirty unknown"}[revision["dirty"]]
+        lines.append(
+            Text(
+                f"source revision: {revision['commit']} ({dirty}; {revision['basis']})", style="dim"
+            )
+        )
+    return lines
+
+
+def _waivers(report: Mapping[str, Any]) -> Table | None:
+    waivers = report.get("waivers")
+    if waivers is None:
+        return None
+    table = Table(title=f"waivers (as of {waivers['as_of']})", title_justify="left")
+    for column in ("waiver", "status", "expires", "waived trials"):
+        table.add_column(column, overflow="fold")
+    for waiver in waivers["declared"]:
+        trials = ", ".join(waiver["trials"]) or "none"
+        table.add_row(waiver["id"], waiver["status"], waiver["expires"], trials)
+    return table
 
 
 def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> list[Text]:
@@ -197,13 +238,16 @@ def render_audit_text(
             (f"  ({contract['digest'][:19]}…)", "dim"),
         )
     )
-    for line in _figures(report, thresholds):
+    for line in [*_run_lines(report), *_figures(report, thresholds)]:
         console.print(line)
     console.print()
     console.print(_strength(report))
     for line in _verdict(report):
         console.print(line)
     console.print(_gaps(report))
+    waivers = _waivers(report)
+    if waivers is not None:
+        console.print(waivers)
     console.print()
     console.print(_families(report))
     for table in (_undetected(report), _not_preserved(report), _excluded(report)):

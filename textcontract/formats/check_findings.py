@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from textcontract.model import BODY
+from textcontract.model import BODY, Document
 
 __all__ = [
     "CheckedDocument",
@@ -23,7 +23,9 @@ __all__ = [
     "Region",
     "RuleInfo",
     "blocks",
+    "check_location",
     "findings",
+    "location_text",
     "matched_text",
     "region_of",
     "relative_path",
@@ -50,11 +52,24 @@ class CheckedDocument:
 
     ``surface_lines`` gives, per surface, the file line where its text value begins (its
     JSON string or front-matter scalar); a surface it does not name begins on line 1.
+    ``file_line_surfaces`` names the surfaces whose locations are already in file lines (a
+    markdown body); when not given, that is ``body`` unless the source is a ``.json`` file.
     """
 
     name: str
     report: Mapping[str, Any]
     surface_lines: Mapping[str, int] = field(default_factory=dict)
+    file_line_surfaces: frozenset[str] | None = None
+
+    @classmethod
+    def of(cls, name: str, report: Mapping[str, Any], document: Document) -> CheckedDocument:
+        """A report with the places of its document's surfaces in their file."""
+        return cls(
+            name,
+            report,
+            {surface.name: surface.origin.line for surface in document.surfaces},
+            frozenset(surface.name for surface in document.surfaces if surface.origin.file_lines),
+        )
 
     @property
     def source(self) -> str:
@@ -66,6 +81,12 @@ class CheckedDocument:
     def body_lines_are_file_lines(self) -> bool:
         """A markdown/text file's body is located in file lines (SPEC §10); JSON's is not."""
         return not self.source.lower().endswith(".json")
+
+    def in_file_lines(self, surface: str) -> bool:
+        """Whether locations in ``surface`` are given in file lines (SPEC §10)."""
+        if self.file_line_surfaces is not None:
+            return surface in self.file_line_surfaces
+        return surface == BODY and self.body_lines_are_file_lines
 
 
 @dataclass(frozen=True)
@@ -135,7 +156,7 @@ def region_of(check: Mapping[str, Any], document: CheckedDocument) -> Region:
     """The evidence's location in file lines when it has one, else its surface's first line."""
     location = _location(check)
     surface = _surface(check, location)
-    if location is not None and surface == BODY and document.body_lines_are_file_lines:
+    if location is not None and surface is not None and document.in_file_lines(surface):
         start, end = location["start"], location["end"]
         return Region(int(start[0]), int(start[1]), int(end[0]), int(end[1]))
     line = document.surface_lines.get(surface, 1) if surface is not None else 1
@@ -148,6 +169,29 @@ def findings(document: CheckedDocument) -> Iterator[Finding]:
     for check in document.report.get("checks") or ():
         if check["status"] != "satisfied":
             yield Finding(check, _level(check, policy), region_of(check, document))
+
+
+def location_text(
+    source: str, location: Mapping[str, Any], surface_line: int | None, in_file_lines: bool
+) -> str:
+    """A location as a person looks it up: ``path:line:column``.
+
+    In file lines (a markdown body) that is the place itself. Any other surface's text is a
+    value written in the file (a JSON string, a front-matter scalar) whose escapes and
+    quoting move its characters, so the file line where the value begins comes first, then
+    the place within the surface's text: ``doc.json:4 (subject 1:7)``; without a known line,
+    ``doc.json (subject 1:7)``.
+    """
+    line, column = location["start"]
+    if in_file_lines:
+        return f"{source}:{line}:{column}"
+    where = source if surface_line is None else f"{source}:{surface_line}"
+    return f"{where} ({location['surface']} {line}:{column})"
+
+
+def check_location(check: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The location of a check's first located evidence item (SPEC §10), if any."""
+    return _location(check)
 
 
 def matched_text(check: Mapping[str, Any]) -> str:

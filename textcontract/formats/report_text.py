@@ -9,7 +9,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from textcontract.model import Check, Enforcement, Report, Status
+from textcontract.formats.check_findings import check_location, location_text
+from textcontract.model import Check, Document, Enforcement, Report, Status
 
 __all__ = ["render_report_text", "status_style"]
 
@@ -42,7 +43,18 @@ def _shorten(text: str) -> str:
     return flat if len(flat) <= _EXCERPT_WIDTH else flat[: _EXCERPT_WIDTH - 1] + "…"
 
 
-def _table(report: Report) -> Table:
+def _place(name: str, check: Check, source: Document | None) -> str | None:
+    """``path:line:column`` of the check's first located evidence (SPEC §10), if any."""
+    location = check_location(check.to_json())
+    if location is None:
+        return None
+    surface = source.surface(str(location["surface"])) if source is not None else None
+    if surface is None:
+        return location_text(name, location, None, in_file_lines=False)
+    return location_text(name, location, surface.origin.line, surface.origin.file_lines)
+
+
+def _table(name: str, report: Report, source: Document | None) -> Table:
     table = Table(show_edge=False, pad_edge=False, expand=False, show_lines=False)
     table.add_column("status", no_wrap=True)
     table.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=28)
@@ -51,6 +63,9 @@ def _table(report: Report) -> Table:
     for check in report.checks:
         rule = check.rule_id if check.enforcement is Enforcement.BLOCKING else f"{check.rule_id}*"
         detail = Text(check.scope)
+        place = _place(name, check, source)
+        if place is not None:
+            detail.append(f"  {place}")
         detail.append("\n")
         detail.append(_evidence_excerpt(check), style="dim")
         table.add_row(
@@ -81,10 +96,18 @@ def _verdict(name: str, report: Report) -> Text:
     return verdict
 
 
-def render_report_text(reports: Sequence[tuple[str, Report]], console: Console) -> None:
-    """Print each document's table and verdict to ``console``."""
+def render_report_text(
+    reports: Sequence[tuple[str, Report]], console: Console, sources: Sequence[Document] = ()
+) -> None:
+    """Print each document's table and verdict to ``console``.
+
+    ``sources``, the checked documents in report order, give the file lines of surfaces
+    other than a markdown body.
+    """
     for index, (name, report) in enumerate(reports):
         if index:
             console.print()
-        parts: list[Any] = [Text(name, style="bold"), _table(report), _verdict(name, report)]
+        source = sources[index] if index < len(sources) else None
+        table = _table(name, report, source)
+        parts: list[Any] = [Text(name, style="bold"), table, _verdict(name, report)]
         console.print(Group(*parts))

@@ -24,11 +24,20 @@ import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from textcontract.audit import AuditResult, Part, Shard, audit_directory, merge_audit
+from textcontract.audit import (
+    AuditResult,
+    Part,
+    Shard,
+    SourceRevisionOption,
+    audit_directory,
+    merge_audit,
+)
 from textcontract.engine import Contract, load_contract, load_contract_text
+from textcontract.environment import today_utc
 from textcontract.errors import InputError, InternalError
 from textcontract.formats.json_text import dumps_compact
 from textcontract.model import Context, Document, Report, Status
@@ -286,12 +295,19 @@ def audit(
     allow_missing_rules: bool = False,
     detection: float | None = None,
     preservation: float | None = None,
+    mode: str | None = None,
+    as_of: date | None = None,
+    source_revision: SourceRevisionOption = None,
 ) -> AuditResult:
     """Audit ``directory`` as ``shards`` shards (default: one per worker) on ``client``'s
     cluster and merge them: the result's report is the unsharded audit's, byte for byte.
 
     Every worker must see ``directory`` (and ``cache``) at the same path: a shared file
-    system, or a local cluster.
+    system, or a local cluster. ``mode``, ``as_of`` and ``source_revision`` are
+    :func:`~textcontract.audit.audit_directory`'s; the date waivers are judged on is
+    taken here (today, UTC, when not given), so every shard judges them on the same day.
+    A failed preflight raises :class:`~textcontract.audit.PreflightFailed`, as the
+    unsharded audit does.
     """
     count = shards if shards is not None else max(1, len(client.scheduler_info()["workers"]))
     options: dict[str, Any] = {
@@ -300,6 +316,9 @@ def audit(
         "allow_missing_rules": allow_missing_rules,
         "detection": detection,
         "preservation": preservation,
+        "mode": mode,
+        "as_of": as_of if as_of is not None else today_utc(),
+        "source_revision": source_revision,
     }
     folder = os.fspath(directory)
     futures = [

@@ -1,4 +1,5 @@
-"""The data model: facts, contexts, documents (+ anchors), checks, reports (frozen)."""
+"""The data model: facts, contexts, documents (+ anchors, origins), checks (+ locations),
+reports (frozen)."""
 
 from textcontract.model._anchors import Anchor
 from textcontract.model._check import Check, Enforcement, Kind, RuleVersion, Severity, Status
@@ -15,6 +16,7 @@ from textcontract.model._facts import (
     type_name,
     validate_facts,
 )
+from textcontract.model._location import TextLocation, TextOrigin
 from textcontract.model._report import CheckPolicy, ContractRef, Report, is_accepted, is_complete
 
 __all__ = [
@@ -36,6 +38,8 @@ __all__ = [
     "Severity",
     "Status",
     "Surface",
+    "TextLocation",
+    "TextOrigin",
     "describe_value",
     "is_accepted",
     "is_complete",

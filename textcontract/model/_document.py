@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -18,6 +18,7 @@ from textcontract.model._facts import (
     type_name,
     validate_facts,
 )
+from textcontract.model._location import TextOrigin
 
 __all__ = ["BODY", "Document", "Surface"]
 
@@ -33,6 +34,10 @@ class Surface:
     ``anchors`` maps a claim key to where the renderer printed it (SPEC §15); the
     canonical form carries ``anchors`` only when there are some, so documents
     without anchors keep the digests they always had.
+
+    ``origin`` says where the text stands in the file it was read from (SPEC §10). It is
+    neither part of the canonical form nor of equality: the same content read from a
+    markdown file and from a JSON file is the same surface.
     """
 
     name: str
@@ -40,6 +45,7 @@ class Surface:
     state: str = DEFAULT_STATE
     claims: Mapping[str, FactValue] = field(default_factory=dict)
     anchors: Mapping[str, tuple[Anchor, ...]] = field(default_factory=dict)
+    origin: TextOrigin = field(default=TextOrigin(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         canonical = {"text": self.text, "state": self.state, "claims": dict(self.claims)}
@@ -64,6 +70,19 @@ class Document:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(surface.name for surface in self.surfaces)
+
+    def with_origins(self, origins: Mapping[str, TextOrigin]) -> Document:
+        """This document with the given surfaces' origins set (the others keep theirs)."""
+        if not origins:
+            return self
+        return Document(
+            tuple(
+                replace(surface, origin=origins[surface.name])
+                if surface.name in origins
+                else surface
+                for surface in self.surfaces
+            )
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The canonical document: every default filled in."""

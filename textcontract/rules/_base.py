@@ -314,6 +314,18 @@ class PatternRule(SurfaceRule):
             "this result depends on the machine",
         )
 
+    def located(
+        self, subject: Subject, surface: Surface, hits: Sequence[Excerpt]
+    ) -> list[dict[str, Any]]:
+        """Evidence items of matches: each excerpt, then its place in the original (SPEC §10)."""
+        places = subject.locate(surface, self.profile, [(hit.start, hit.end) for hit in hits])
+        items: list[dict[str, Any]] = []
+        for hit, place in zip(hits, places, strict=True):
+            item = hit.to_json()
+            item["location"] = place.to_json()
+            items.append(item)
+        return items
+
     @staticmethod
     def search(
         patterns: Sequence[CompiledPattern], text: str, budget: Budget, limit: int = MAX_EXCERPTS

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from textcontract.model import Context, Document, Surface
+from collections.abc import Sequence
+
+from textcontract._lines import LineCounter
+from textcontract.model import Context, Document, Surface, TextLocation
 from textcontract.text import (
+    OffsetMap,
     Profile,
     ScriptShare,
     fold_text,
@@ -25,7 +29,9 @@ class Subject:
 
     __slots__ = (
         "_history",
+        "_lines",
         "_normalized",
+        "_offset_maps",
         "_shares",
         "_token_sets",
         "_tokens",
@@ -43,6 +49,8 @@ class Subject:
         self._shares: dict[str, ScriptShare] = {}
         self._unsupported: dict[str, ScriptShare | None] = {}
         self._history: dict[tuple[str, ...], int] | None = None
+        self._offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
+        self._lines: dict[str, LineCounter] = {}
 
     def normalized(self, surface: Surface, profile: Profile) -> str:
         key = (surface.name, profile)
@@ -55,6 +63,57 @@ class Subject:
                 text = normalize(surface.text, profile)
             self._normalized[key] = text
         return text
+
+    def offset_map(self, surface: Surface, profile: Profile) -> OffsetMap:
+        """The surface's normalized text mapped back to its original text (built on demand).
+
+        Only rules with located evidence ask for it, so a surface whose checks point at
+        nothing never pays for it.
+        """
+        key = (surface.name, profile)
+        found = self._offset_maps.get(key)
+        if found is None:
+            found = OffsetMap(surface.text, self.normalized(surface, profile), profile)
+            self._offset_maps[key] = found
+        return found
+
+    def locate(
+        self, surface: Surface, profile: Profile, spans: Sequence[tuple[int, int]]
+    ) -> list[TextLocation]:
+        """Where each normalized ``[start, end)`` of ``profile`` comes from (SPEC §10)."""
+        return self.locate_original(surface, self.offset_map(surface, profile).spans(spans))
+
+    def locate_original(
+        self, surface: Surface, spans: Sequence[tuple[int, int]]
+    ) -> list[TextLocation]:
+        """The location of each ``[start, end)`` of the surface's original text.
+
+        Lines are file lines when the surface's text is its file from a line on (a
+        markdown body); otherwise they count from the surface text's first line.
+        """
+        places = self.line_counter(surface).positions(offset for span in spans for offset in span)
+        origin = surface.origin
+        shift = origin.line - 1 if origin.file_lines else 0
+        name = surface.name
+        return [
+            TextLocation(
+                name,
+                start,
+                end,
+                places[start][0] + shift,
+                places[start][1],
+                places[end][0] + shift,
+                places[end][1],
+            )
+            for start, end in spans
+        ]
+
+    def line_counter(self, surface: Surface) -> LineCounter:
+        """Lines and columns of the surface's original text."""
+        counter = self._lines.get(surface.name)
+        if counter is None:
+            counter = self._lines[surface.name] = LineCounter(surface.text)
+        return counter
 
     def tokens(self, surface: Surface) -> tuple[str, ...]:
         tokens = self._tokens.get(surface.name)

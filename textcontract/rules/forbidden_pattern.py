@@ -94,6 +94,6 @@ class ForbiddenPattern(PatternRule):
             scope,
             f"{total} forbidden {plural} on surface {surface.name!r}, "
             f"first {first.match!r} (pattern '{first.pattern}')",
-            evidence=[item.to_json() for item in found],
+            evidence=self.located(subject, surface, found),
             metrics={"matches": total},
         )

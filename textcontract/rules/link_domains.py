@@ -165,18 +165,20 @@ class LinkDomains(PatternRule):
             if surface is None:
                 yield self.missing_surface(name)
             else:
-                yield self._surface_check(surface, allowed)
+                yield self._surface_check(subject, surface, allowed)
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
-        yield self._surface_check(surface, self._resolve(subject))
+        yield self._surface_check(subject, surface, self._resolve(subject))
 
     def _resolve(self, subject: Subject) -> frozenset[str] | dict[str, Any]:
         """The allowed domains, or the evidence of why allowed_from cannot be used."""
         return self._allowed if self._allowed is not None else self._from_context(subject)
 
-    def _surface_check(self, surface: Surface, allowed: frozenset[str] | dict[str, Any]) -> Check:
+    def _surface_check(
+        self, subject: Subject, surface: Surface, allowed: frozenset[str] | dict[str, Any]
+    ) -> Check:
         if isinstance(allowed, frozenset):
-            return self._check_surface(surface, allowed)
+            return self._check_surface(subject, surface, allowed)
         return self._unavailable(surface, allowed)
 
     def _from_context(self, subject: Subject) -> frozenset[str] | dict[str, Any]:
@@ -211,7 +213,7 @@ class LinkDomains(PatternRule):
             evidence=[refusal],
         )
 
-    def _check_surface(self, surface: Surface, allowed: frozenset[str]) -> Check:
+    def _check_surface(self, subject: Subject, surface: Surface, allowed: frozenset[str]) -> Check:
         try:
             found = self._scan(surface.text, allowed)
         except PatternTimeout:
@@ -230,14 +232,17 @@ class LinkDomains(PatternRule):
                 message = f"all {found.links} http(s) links lead to allowed domains"
             return self.check(Status.SATISFIED, "LINK_DOMAIN", scope, message, metrics=metrics)
         hosts = sorted(found.offending)
+        offenders = [found.offending[host] for host in hosts]
+        places = subject.locate_original(surface, [offender.span for offender in offenders])
         evidence = [
             {
                 "host": host,
-                "count": found.offending[host].count,
-                "link": found.offending[host].link,
-                "span": list(found.offending[host].span),
+                "count": offender.count,
+                "link": offender.link,
+                "span": list(offender.span),
+                "location": place.to_json(),
             }
-            for host in hosts
+            for host, offender, place in zip(hosts, offenders, places, strict=True)
         ]
         shown = ", ".join(hosts[:_MAX_HOSTS_IN_MESSAGE])
         if len(hosts) > _MAX_HOSTS_IN_MESSAGE:

@@ -96,7 +96,7 @@ class RequiredPattern(PatternRule):
                 "REQUIRED_PATTERN",
                 scope,
                 f"surface {surface.name!r} contains {shown}",
-                evidence=[hit.to_json() for hit in found],
+                evidence=self.located(subject, surface, found),
             )
             return
         if self._all:

@@ -136,7 +136,7 @@ class SettledPremise(PatternRule):
         text = subject.normalized(surface, self.profile)
         budget = self.budget()  # started after normalization: the budget is for searching
         for premise, patterns in self._supported(_closed(subject)):
-            yield self._search(surface, text, premise, patterns, budget)
+            yield self._search(subject, surface, text, premise, patterns, budget)
 
     def _supported(self, closed: tuple[str, ...]) -> list[tuple[str, tuple[CompiledPattern, ...]]]:
         return [
@@ -145,6 +145,7 @@ class SettledPremise(PatternRule):
 
     def _search(
         self,
+        subject: Subject,
         surface: Surface,
         text: str,
         premise: str,
@@ -165,7 +166,9 @@ class SettledPremise(PatternRule):
                 evidence=[{"premise": premise}],
                 metrics={"matches": 0},
             )
-        evidence: list[dict[str, Any]] = [{"premise": premise, **item.to_json()} for item in found]
+        evidence: list[dict[str, Any]] = [
+            {"premise": premise, **item} for item in self.located(subject, surface, found)
+        ]
         return self.check(
             Status.VIOLATED,
             "SETTLED_PREMISE_REOFFER",

@@ -8,14 +8,15 @@ from typing import Any
 
 from textcontract.errors import InputError, Problem, RefusedArtifactSet
 from textcontract.strength._artifact import engine_json
+from textcontract.strength._consistency import ClaimedProbe
 from textcontract.strength._evidence import EvidenceArtifact, artifact_digest, parse_artifact
 from textcontract.strength._policy import ScoringPolicy
-from textcontract.strength._states import ProbeClass
-from textcontract.strength._vector import build_strength_vector
+from textcontract.strength._states import Exposure, ProbeClass
+from textcontract.strength._vector import StrengthVector, build_strength_vector
 
 __all__ = ["AGGREGATE_VERSION", "FloorBasis", "aggregate", "floors_met"]
 
-AGGREGATE_VERSION = 1
+AGGREGATE_VERSION = 2
 
 
 class FloorBasis(StrEnum):
@@ -58,19 +59,50 @@ def _refusal(artifacts: Sequence[EvidenceArtifact], policy: ScoringPolicy) -> st
 
 
 def _basis(
-    floor: float | None, eligible: int, comparable: bool, exercised: int, rate: float | None
+    floor: float | None,
+    members: Sequence[ClaimedProbe],
+    comparable: bool,
+    exercised: int,
+    rate: float | None,
 ) -> FloorBasis:
     if floor is None:
         return FloorBasis.NO_FLOOR_DECLARED
-    if eligible == 0:
+    if not members:
         return FloorBasis.NO_ELIGIBLE_PROBE
     if not comparable:
         return FloorBasis.NOT_COMPARABLE
     if exercised == 0 or rate is None:
         return FloorBasis.NO_EXERCISED_PROBE
-    if exercised < eligible:
+    # a waived probe with no voted trial was excused, not left unmeasured (SPEC §17.4)
+    if any(not m.reduced.exercised and not m.trials.waived for m in members):
         return FloorBasis.UNEXERCISED_PROBE
     return FloorBasis.RATE_MEETS_FLOOR if rate >= floor else FloorBasis.RATE_BELOW_FLOOR
+
+
+def _vector(admitted: Sequence[ClaimedProbe], minimum_trial_count: int) -> StrengthVector:
+    return build_strength_vector(
+        [claimed.trials for claimed in admitted],
+        [claimed.reduced for claimed in admitted],
+        minimum_trial_count,
+    )
+
+
+def _exposure_split(admitted: Sequence[ClaimedProbe], policy: ScoringPolicy) -> dict[str, Any]:
+    """Per exposure, every class's counts over that exposure's probes (SPEC §17.6)."""
+    split: dict[str, Any] = {}
+    for exposure in Exposure:
+        members = [c for c in admitted if c.trials.probe.exposure is exposure]
+        vector = _vector(members, policy.minimum_trial_count)
+        split[exposure.value] = {
+            probe_class.value: {
+                "eligible": vector[probe_class].eligible,
+                "caught": vector[probe_class].caught,
+                "exercised": vector[probe_class].exercised,
+                "rate": vector[probe_class].rate,
+            }
+            for probe_class in ProbeClass
+        }
+    return split
 
 
 def aggregate(artifacts: Sequence[tuple[str, Any]], policy: ScoringPolicy) -> dict[str, Any]:
@@ -96,11 +128,24 @@ def aggregate(artifacts: Sequence[tuple[str, Any]], policy: ScoringPolicy) -> di
         raise RefusedArtifactSet(refusal)
 
     admitted = [artifact.probe for artifact in parsed]
-    vector = build_strength_vector(
-        [claimed.trials for claimed in admitted],
-        [claimed.reduced for claimed in admitted],
-        policy.minimum_trial_count,
+    digests = sorted(
+        (artifact.probe.probe_id, artifact_digest(value))
+        for artifact, (_, value) in zip(parsed, artifacts, strict=True)
     )
+    return {
+        "aggregate_version": AGGREGATE_VERSION,
+        "engine": engine_json(),
+        "policy": {"digest": policy.digest, "floors": policy.floors_json()},
+        "scoring_version": parsed[0].claims.scoring_version,
+        "classes": _classes(parsed, policy),
+        "exposure": _exposure_split(admitted, policy),
+        "artifacts": [{"probe_id": probe_id, "digest": value} for probe_id, value in digests],
+        "evidence_set": "caller-selected",
+    }
+
+
+def _classes(parsed: Sequence[EvidenceArtifact], policy: ScoringPolicy) -> dict[str, Any]:
+    vector = _vector([artifact.probe for artifact in parsed], policy.minimum_trial_count)
     classes: dict[str, Any] = {}
     for probe_class in ProbeClass:
         component = vector[probe_class]
@@ -111,30 +156,20 @@ def aggregate(artifacts: Sequence[tuple[str, Any]], policy: ScoringPolicy) -> di
         ]
         comparable = bool(members) and all(m.claims.vector.comparable for m in members)
         floor = policy.floor(probe_class)
-        basis = _basis(floor, component.eligible, comparable, component.exercised, component.rate)
+        probes = [member.probe for member in members]
+        basis = _basis(floor, probes, comparable, component.exercised, component.rate)
         classes[probe_class.value] = {
             "eligible": component.eligible,
             "caught": component.caught,
             "exercised": component.exercised,
             "rate": component.rate,
+            "waived": sum(1 for probe in probes if probe.trials.waived),
             "comparable": comparable,
             "floor": floor,
             "meets_floor": None if floor is None else basis == FloorBasis.RATE_MEETS_FLOOR,
             "basis": basis.value,
         }
-    digests = sorted(
-        (artifact.probe.probe_id, artifact_digest(value))
-        for artifact, (_, value) in zip(parsed, artifacts, strict=True)
-    )
-    return {
-        "aggregate_version": AGGREGATE_VERSION,
-        "engine": engine_json(),
-        "policy": {"digest": policy.digest, "floors": policy.floors_json()},
-        "scoring_version": parsed[0].claims.scoring_version,
-        "classes": classes,
-        "artifacts": [{"probe_id": probe_id, "digest": value} for probe_id, value in digests],
-        "evidence_set": "caller-selected",
-    }
+    return classes
 
 
 def floors_met(aggregate_json: Mapping[str, Any]) -> bool:

@@ -1,21 +1,25 @@
-"""Building the evidence artifact of one admitted probe (SPEC §7, keys in SPEC order)."""
+"""Building the evidence artifact of one admitted probe (SPEC §7 and §17.1, keys in SPEC order)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from textcontract._version import ENGINE_NAME, __version__
-from textcontract.strength._identity import ScoringVersionInputs, comparability_key
+from textcontract.strength._identity import PRODUCTION, ScoringVersionInputs, comparability_key
 from textcontract.strength._policy import ScoringPolicy
 from textcontract.strength._probe import CoverageGap, ProbeTrials
+from textcontract.strength._provenance import SourceRevision
 from textcontract.strength._reduce import reduce_trials
 from textcontract.strength._vector import build_strength_vector
-from textcontract.strength._verdict import ladder_verdict
+from textcontract.strength._verdict import Recommendation, VerdictValue, ladder_verdict
+from textcontract.strength._waivers import Waiver
 
-__all__ = ["ARTIFACT_VERSION", "engine_json", "evidence_artifact"]
+__all__ = ["ARTIFACT_VERSION", "RunEvidence", "engine_json", "evidence_artifact"]
 
-ARTIFACT_VERSION = 1
+ARTIFACT_VERSION = 2
 
 
 def engine_json() -> dict[str, str]:
@@ -27,21 +31,68 @@ def check_policy_matches(policy: ScoringPolicy, inputs: ScoringVersionInputs) ->
         raise ValueError("scoring_version_inputs.scoring_policy_digest is not the policy's digest")
 
 
+def recommendation_of(mode: str, value: Any) -> Recommendation | None:
+    """The recommendation the ladder reads: only in production, and only a known one."""
+    if mode != PRODUCTION or not isinstance(value, str):
+        return None
+    try:
+        return Recommendation(value)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class RunEvidence:
+    """What a run records beside its outcomes (SPEC §17); every part is optional.
+
+    ``recommendation`` is the evaluator's, as the records carry it (any JSON value
+    in contract-scoring, where nothing reads it; ``PASS``, ``CONCERNS`` or ``FAIL`` in
+    production). ``waivers`` are the waivers known to the run: an artifact lists the
+    ones its outcomes name. ``as_of`` is the date waivers were judged on (``None``
+    when no waiver was read).
+    """
+
+    recommendation: Any = None
+    waivers: tuple[Waiver, ...] = ()
+    as_of: date | None = None
+    preflight_digest: str | None = None
+    source_revision: SourceRevision | None = None
+
+    def named_waivers(self, trials: ProbeTrials) -> list[dict[str, Any]]:
+        known = {waiver.id: waiver for waiver in self.waivers}
+        missing = [name for name in trials.waivers if name not in known]
+        if missing:
+            raise ValueError(f"outcomes name waivers the run does not know: {', '.join(missing)}")
+        return [known[name].honoured_json() for name in trials.waivers]
+
+
 def evidence_artifact(
     trials: ProbeTrials,
     policy: ScoringPolicy,
     inputs: ScoringVersionInputs,
     attested: Sequence[str] = (),
     coverage_gaps: Sequence[CoverageGap] = (),
+    evidence: RunEvidence | None = None,
 ) -> dict[str, Any]:
     """The artifact of one admitted probe: its trials, reduction, vector and verdict.
 
-    ``attested`` must already be sorted and unique (see :func:`attested_inputs`).
+    ``attested`` must already be sorted and unique (see :func:`attested_inputs`). An
+    INVALID verdict mints no artifact: that is a :class:`ValueError` here, and the
+    callers (``score``, the audit) answer an INVALID run before building any.
     """
     check_policy_matches(policy, inputs)
+    run = evidence if evidence is not None else RunEvidence()
     reduced = reduce_trials(trials, policy.catch_threshold)
     vector = build_strength_vector([trials], [reduced], policy.minimum_trial_count)
-    verdict = ladder_verdict([trials], policy, coverage_gaps)
+    verdict = ladder_verdict(
+        [trials],
+        policy,
+        coverage_gaps,
+        mode=inputs.mode,
+        recommendation=recommendation_of(inputs.mode, run.recommendation),
+    )
+    if verdict.value is VerdictValue.INVALID:
+        raise ValueError(f"the verdict of {trials.probe.probe_id} is INVALID: no artifact")
     return {
         "artifact_version": ARTIFACT_VERSION,
         "engine": engine_json(),
@@ -60,5 +111,10 @@ def evidence_artifact(
         "reduced_probe_outcomes": [reduced.to_json()],
         "strength": vector.to_json(),
         "coverage_gaps": [gap.to_json() for gap in coverage_gaps],
+        "evaluator_recommendation": run.recommendation,
+        "waivers": run.named_waivers(trials),
+        "as_of": None if run.as_of is None else run.as_of.isoformat(),
+        "preflight_digest": run.preflight_digest,
+        "source_revision": None if run.source_revision is None else run.source_revision.to_json(),
         "verdict": verdict.to_json(),
     }

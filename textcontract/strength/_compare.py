@@ -7,11 +7,11 @@ from typing import Any
 
 from textcontract.errors import InputError, Problem
 from textcontract.strength._consistency import ClaimedScoring
-from textcontract.strength._evidence import parse_scored
+from textcontract.strength._evidence import Scored, parse_scored
 from textcontract.strength._states import ProbeClass
 from textcontract.strength._vector import ClassStrength
 
-__all__ = ["Relation", "compare", "compare_claims"]
+__all__ = ["Relation", "compare", "compare_claims", "compare_scored"]
 
 
 class Relation(StrEnum):
@@ -29,10 +29,19 @@ def _result(relation: Relation, reasons: list[str]) -> dict[str, Any]:
     return {"relation": relation.value, "reasons": reasons}
 
 
-def _gates(
-    a: ClaimedScoring, b: ClaimedScoring, a_faults: list[str], b_faults: list[str]
-) -> list[str]:
-    """Reasons from the first gate that fails, or nothing when all three pass."""
+def _self_faults(side: str, scored: Scored) -> list[str]:
+    if scored.integrity:
+        return [f"integrity: {side} ({scored.integrity[0]})"]
+    if scored.faults:
+        return [f"does-not-recompute: {side} ({scored.faults[0]})"]
+    return []
+
+
+def _gates(a_side: Scored, b_side: Scored) -> list[str]:
+    """Reasons from the first gate that fails, or nothing when all four pass."""
+    if a_side.mode != b_side.mode:
+        return ["mode-differs"]
+    a, b = a_side.claims, b_side.claims
     if a.comparability_key != b.comparability_key:
         return ["comparability-key-differs"]
     not_comparable = [
@@ -42,11 +51,16 @@ def _gates(
     ]
     if not_comparable:
         return not_comparable
-    return [
-        f"does-not-recompute: {side} ({faults[0]})"
-        for side, faults in (("a", a_faults), ("b", b_faults))
-        if faults
-    ]
+    return _self_faults("a", a_side) + _self_faults("b", b_side)
+
+
+def _lineage(a: Scored, b: Scored) -> list[str]:
+    """The informative lineage reason of two audit reports (SPEC §17.7)."""
+    if b.parent_digest is not None and b.parent_digest == a.contract_digest:
+        return [f"lineage: b revises a (revision {b.revision_count})"]
+    if a.parent_digest is not None and a.parent_digest == b.contract_digest:
+        return [f"lineage: a revises b (revision {a.revision_count})"]
+    return []
 
 
 def _override(favoured: ClaimedScoring, other: ClaimedScoring, names: tuple[str, str]) -> list[str]:
@@ -70,13 +84,19 @@ def _override(favoured: ClaimedScoring, other: ClaimedScoring, names: tuple[str,
     return reasons
 
 
-def compare_claims(
-    a: ClaimedScoring, b: ClaimedScoring, a_faults: list[str], b_faults: list[str]
-) -> dict[str, Any]:
-    """The relation of two parsed measurements; ``*_faults`` are what does not recompute."""
-    gate_reasons = _gates(a, b, a_faults, b_faults)
+def compare_scored(a_side: Scored, b_side: Scored) -> dict[str, Any]:
+    """The relation of two parsed measurements, with the informative lineage reason last."""
+    found = compare_claims(a_side, b_side)
+    found["reasons"] += _lineage(a_side, b_side)
+    return found
+
+
+def compare_claims(a_side: Scored, b_side: Scored) -> dict[str, Any]:
+    """The relation of two parsed measurements (gates, classes, severity-floor override)."""
+    gate_reasons = _gates(a_side, b_side)
     if gate_reasons:
         return _result(Relation.INCOMPARABLE, gate_reasons)
+    a, b = a_side.claims, b_side.claims
     reasons: list[str] = []
     contributing = 0
     identical = True
@@ -134,5 +154,4 @@ def compare(a: tuple[str, Any], b: tuple[str, Any]) -> dict[str, Any]:
             problems.extend(error.problems)
     if problems:
         raise InputError(problems)
-    (a_claims, a_faults), (b_claims, b_faults) = parsed
-    return compare_claims(a_claims, b_claims, list(a_faults), list(b_faults))
+    return compare_scored(parsed[0], parsed[1])

@@ -33,6 +33,7 @@ __all__ = [
     "ClaimedProbe",
     "ClaimedScoring",
     "contradictions",
+    "integrity_faults",
     "read_inputs",
     "read_outcomes",
     "read_policy_block",
@@ -108,20 +109,49 @@ def contradictions(claims: ClaimedScoring) -> list[str]:
     return found
 
 
+def integrity_faults(claims: ClaimedScoring, verdict_value: str | None) -> list[str]:
+    """What makes a file contradict itself however it recomputes (SPEC §17.12)."""
+    found = []
+    if verdict_value == "INVALID":
+        found.append("verdict.value is INVALID (an INVALID run mints no artifact)")
+    for claimed in claims.probes:
+        attempts = len(
+            reduce_trials(claimed.trials, claims.policy.catch_threshold).invalidated_attempts
+        )
+        if claims.policy.breached_by(attempts):
+            found.append(
+                f"{claimed.probe_id} has {attempts} invalidated attempts, more than its "
+                f"re_execution_cap {claims.policy.re_execution_cap}"
+            )
+    return found
+
+
+_POLICY_KEYS = ("digest", "catch_threshold", "minimum_trial_count", "severity_floor")
+
+
 def read_policy_block(
-    reader: FieldReader, value: Any, path: KeyPath, *, allow_unknown: bool = False
+    reader: FieldReader,
+    value: Any,
+    path: KeyPath,
+    *,
+    allow_unknown: bool = False,
+    cap: bool = False,
 ) -> tuple[ScoringPolicy, str]:
-    """A ``policy`` block with its stated digest: ``(policy, digest)``."""
-    fields = reader.mapping(
-        value,
-        path,
-        required=("digest", "catch_threshold", "minimum_trial_count", "severity_floor"),
-        allow_unknown=allow_unknown,
-    )
+    """A ``policy`` block with its stated digest: ``(policy, digest)``.
+
+    ``cap``: version 2 files state ``re_execution_cap`` (``null`` for none); version 1
+    files predate it (an audit report's block is read with ``allow_unknown``).
+    """
+    required = (*_POLICY_KEYS, "re_execution_cap") if cap else _POLICY_KEYS
+    fields = reader.mapping(value, path, required=required, allow_unknown=allow_unknown)
+    stated = fields.get("re_execution_cap") if cap else None
     policy = ScoringPolicy(
         reader.fraction(fields["catch_threshold"], (*path, "catch_threshold")),
         reader.integer(fields["minimum_trial_count"], (*path, "minimum_trial_count"), minimum=1),
         reader.choice(fields["severity_floor"], (*path, "severity_floor"), Severity),
+        re_execution_cap=None
+        if stated is None
+        else reader.integer(stated, (*path, "re_execution_cap"), None, minimum=0),
     )
     return policy, reader.string(fields["digest"], (*path, "digest"))
 
@@ -144,12 +174,17 @@ def read_inputs(reader: FieldReader, value: Any, path: KeyPath) -> ScoringVersio
     )
 
 
-def read_outcomes(reader: FieldReader, value: Any, path: KeyPath) -> tuple[TrialOutcome, ...]:
-    """Trial outcomes with unique trial indexes (a repeat is reported and dropped)."""
+def read_outcomes(
+    reader: FieldReader, value: Any, path: KeyPath, *, waiver: bool = False
+) -> tuple[TrialOutcome, ...]:
+    """Trial outcomes with unique trial indexes (a repeat is reported and dropped).
+
+    ``waiver``: version 2 outcomes carry a ``waiver`` key.
+    """
     outcomes: list[TrialOutcome] = []
     seen: set[int] = set()
     for index, item in enumerate(reader.sequence(value, path)):
-        outcome = read_trial_outcome(reader, item, (*path, index))
+        outcome = read_trial_outcome(reader, item, (*path, index), waiver=waiver)
         if outcome.trial_index in seen:
             reader.problem((*path, index, "trial_index"), "repeats an earlier trial index")
             continue

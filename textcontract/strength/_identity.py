@@ -11,6 +11,8 @@ from textcontract.canonical import digest
 __all__ = [
     "CONTRACT_FORMAT_VERSION",
     "CONTRACT_SCORING",
+    "MODES",
+    "PRODUCTION",
     "SCORING_INPUT_NAMES",
     "ScoringVersionInputs",
     "attested_inputs",
@@ -18,7 +20,13 @@ __all__ = [
 ]
 
 CONTRACT_SCORING = "contract-scoring"
-"""The one scoring mode textcontract knows; its verdict's subject is the contract."""
+"""The default mode: the verdict's subject is the contract (SPEC §7)."""
+
+PRODUCTION = "production"
+"""The verdict's subject is the system that produced the documents (SPEC §17.2): the
+evaluator's recommendation combined with the evidence-integrity rungs."""
+
+MODES = (CONTRACT_SCORING, PRODUCTION)
 
 CONTRACT_FORMAT_VERSION = 1
 """The contract format version (``textcontract: 1``) this engine reads."""

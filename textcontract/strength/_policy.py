@@ -12,7 +12,7 @@ from textcontract.strength._states import ProbeClass
 
 __all__ = ["ScoringPolicy", "read_scoring_policy"]
 
-_FIELDS = ("catch_threshold", "minimum_trial_count", "severity_floor", "floors")
+_FIELDS = ("catch_threshold", "minimum_trial_count", "severity_floor", "re_execution_cap", "floors")
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,16 @@ class ScoringPolicy:
     severity_floor: Severity = Severity.HIGH
     floors: tuple[tuple[ProbeClass, float], ...] = ()
     """Declared class floors, in class order; only ``aggregate-strength`` reads them."""
+    re_execution_cap: int | None = None
+    """At most this many invalidated attempts per admitted probe (SPEC §17.1); ``None``: no cap."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.catch_threshold <= 1.0:
             raise ValueError(f"catch_threshold {self.catch_threshold!r} is outside [0, 1]")
         if self.minimum_trial_count < 1:
             raise ValueError("minimum_trial_count must be at least 1")
+        if self.re_execution_cap is not None and self.re_execution_cap < 0:
+            raise ValueError("re_execution_cap must be at least 0")
         object.__setattr__(self, "catch_threshold", float(self.catch_threshold))
         order = list(ProbeClass)
         object.__setattr__(
@@ -50,27 +54,46 @@ class ScoringPolicy:
         return None
 
     def digest_inputs(self) -> dict[str, Any]:
-        """What the policy digest covers; floors stay out (a decision over the measurement)."""
-        return {
+        """What the policy digest covers; floors stay out (a decision over the measurement).
+
+        ``re_execution_cap`` is in only when set, so every policy without one keeps the
+        digest it had before the cap existed.
+        """
+        inputs: dict[str, Any] = {
             "catch_threshold": float(self.catch_threshold),
             "minimum_trial_count": self.minimum_trial_count,
             "severity_floor": self.severity_floor.value,
         }
+        if self.re_execution_cap is not None:
+            inputs["re_execution_cap"] = self.re_execution_cap
+        return inputs
 
     @property
     def digest(self) -> str:
         return digest(self.digest_inputs())
 
+    def _fields_json(self) -> dict[str, Any]:
+        return {
+            "catch_threshold": float(self.catch_threshold),
+            "minimum_trial_count": self.minimum_trial_count,
+            "severity_floor": self.severity_floor.value,
+            "re_execution_cap": self.re_execution_cap,
+        }
+
     def artifact_json(self) -> dict[str, Any]:
-        """The evidence artifact's ``policy`` block."""
-        return {"digest": self.digest, **self.digest_inputs()}
+        """The evidence artifact's ``policy`` block (version 2: the cap always shown)."""
+        return {"digest": self.digest, **self._fields_json()}
 
     def floors_json(self) -> dict[str, float]:
         return {probe_class.value: rate for probe_class, rate in self.floors}
 
     def report_json(self) -> dict[str, Any]:
         """The audit report's ``policy`` block: every field, floors included, and the digest."""
-        return {**self.digest_inputs(), "floors": self.floors_json(), "digest": self.digest}
+        return {**self._fields_json(), "floors": self.floors_json(), "digest": self.digest}
+
+    def breached_by(self, invalidated_attempts: int) -> bool:
+        """Whether a probe with this many invalidated attempts exceeds the cap."""
+        return self.re_execution_cap is not None and invalidated_attempts > self.re_execution_cap
 
     @classmethod
     def from_json(cls, obj: Any, source: str | None) -> ScoringPolicy:
@@ -104,6 +127,9 @@ def read_scoring_policy(reader: FieldReader, value: Any, path: KeyPath = ()) -> 
         Severity,
         defaults.severity_floor,
     )
+    cap = None
+    if fields.get("re_execution_cap") is not None:
+        cap = reader.integer(fields["re_execution_cap"], (*path, "re_execution_cap"), minimum=0)
     floors: list[tuple[ProbeClass, float]] = []
     if "floors" in fields:
         names = [c.value for c in ProbeClass]
@@ -111,4 +137,4 @@ def read_scoring_policy(reader: FieldReader, value: Any, path: KeyPath = ()) -> 
         for name, rate in declared.items():
             if name in names:
                 floors.append((ProbeClass(name), reader.fraction(rate, (*path, "floors", name))))
-    return ScoringPolicy(threshold, minimum, floor, tuple(floors))
+    return ScoringPolicy(threshold, minimum, floor, tuple(floors), cap)

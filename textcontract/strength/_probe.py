@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from textcontract.fields import FieldReader, KeyPath
+from textcontract.fields import MISSING, FieldReader, KeyPath
 from textcontract.model import Severity
-from textcontract.strength._states import OutcomeState, ProbeClass
+from textcontract.strength._states import Exposure, OutcomeState, ProbeClass
 
 __all__ = [
     "CoverageGap",
@@ -25,6 +25,8 @@ __all__ = [
 ]
 
 PROBE_KEYS = ("probe_id", "class", "severity", "canary", "clean_control")
+"""The keys of a probe file; ``exposure`` may follow (SPEC §17.6, default ``known``)."""
+EXPOSURE = "exposure"
 
 
 class ProbeRole(StrEnum):
@@ -44,6 +46,7 @@ class Probe:
     severity: Severity
     canary: bool = False
     clean_control: bool = False
+    exposure: Exposure = Exposure.KNOWN
 
     def __post_init__(self) -> None:
         if self.canary and self.clean_control:
@@ -64,19 +67,33 @@ class Probe:
             "severity": self.severity.value,
             "canary": self.canary,
             "clean_control": self.clean_control,
+            "exposure": self.exposure.value,
         }
 
 
 @dataclass(frozen=True)
 class TrialOutcome:
-    """The state one trial of a probe resolved to; ``oracle`` is ``None`` when synthesised."""
+    """The state one trial of a probe resolved to; ``oracle`` is ``None`` when synthesised.
+
+    ``waiver`` names the waiver that made the trial ``not-applicable`` (SPEC §17.4).
+    """
 
     trial_index: int
     oracle: str | None
     state: OutcomeState
+    waiver: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.waiver is not None and self.state is not OutcomeState.NOT_APPLICABLE:
+            raise ValueError("only a not-applicable trial can carry a waiver")
 
     def to_json(self) -> dict[str, Any]:
-        return {"trial_index": self.trial_index, "oracle": self.oracle, "state": self.state.value}
+        return {
+            "trial_index": self.trial_index,
+            "oracle": self.oracle,
+            "state": self.state.value,
+            "waiver": self.waiver,
+        }
 
 
 @dataclass(frozen=True)
@@ -113,6 +130,16 @@ class ProbeTrials:
     def has_unreached_trial(self) -> bool:
         return any(outcome.state is OutcomeState.UNREACHED for outcome in self.outcomes)
 
+    @property
+    def waived(self) -> bool:
+        """At least one trial was waived (SPEC §17.4)."""
+        return any(outcome.waiver is not None for outcome in self.outcomes)
+
+    @property
+    def waivers(self) -> tuple[str, ...]:
+        """The sorted ids of the waivers this probe's outcomes name."""
+        return tuple(sorted({o.waiver for o in self.outcomes if o.waiver is not None}))
+
 
 def control_preserved(outcomes: Iterable[TrialOutcome]) -> bool:
     """A clean control is preserved iff strictly more than half of its trials passed clean.
@@ -136,9 +163,20 @@ class CoverageGap:
         return {"rule": self.rule, "severity": self.severity.value}
 
 
-def read_probe(reader: FieldReader, value: Any, path: KeyPath) -> Probe:
-    """Read a probe object; problems go to ``reader``."""
-    fields = reader.mapping(value, path, required=PROBE_KEYS)
+def read_probe(
+    reader: FieldReader, value: Any, path: KeyPath, *, exposure: bool | None = False
+) -> Probe:
+    """Read a probe object; problems go to ``reader``.
+
+    ``exposure``: ``True`` requires the key, ``None`` allows it (default ``known``),
+    ``False`` refuses it (a version-1 file).
+    """
+    if exposure is True:
+        fields = reader.mapping(value, path, required=(*PROBE_KEYS, EXPOSURE))
+    elif exposure is None:
+        fields = reader.mapping(value, path, required=PROBE_KEYS, optional=(EXPOSURE,))
+    else:
+        fields = reader.mapping(value, path, required=PROBE_KEYS)
     probe_id = reader.string(fields["probe_id"], (*path, "probe_id"))
     probe_class = reader.choice(fields["class"], (*path, "class"), ProbeClass)
     severity = reader.choice(fields["severity"], (*path, "severity"), Severity)
@@ -147,15 +185,32 @@ def read_probe(reader: FieldReader, value: Any, path: KeyPath) -> Probe:
     if canary and clean_control:
         reader.problem(path, "a probe cannot be both a canary and a clean control")
         clean_control = False
-    return Probe(probe_id, probe_class, severity, canary, clean_control)
+    declared = reader.choice(
+        fields.get(EXPOSURE, MISSING), (*path, EXPOSURE), Exposure, Exposure.KNOWN
+    )
+    return Probe(probe_id, probe_class, severity, canary, clean_control, declared)
 
 
-def read_trial_outcome(reader: FieldReader, value: Any, path: KeyPath) -> TrialOutcome:
-    fields = reader.mapping(value, path, required=("trial_index", "oracle", "state"))
+def read_trial_outcome(
+    reader: FieldReader, value: Any, path: KeyPath, *, waiver: bool = False
+) -> TrialOutcome:
+    """A trial outcome; with ``waiver`` (version 2) the ``waiver`` key is required."""
+    keys = (
+        ("trial_index", "oracle", "state", "waiver")
+        if waiver
+        else ("trial_index", "oracle", "state")
+    )
+    fields = reader.mapping(value, path, required=keys)
+    state = reader.choice(fields["state"], (*path, "state"), OutcomeState)
+    named = reader.optional_string(fields.get("waiver"), (*path, "waiver"))
+    if named is not None and state is not OutcomeState.NOT_APPLICABLE:
+        reader.problem((*path, "waiver"), "only a not-applicable trial can carry a waiver")
+        named = None
     return TrialOutcome(
         reader.integer(fields["trial_index"], (*path, "trial_index"), minimum=0),
         reader.optional_string(fields["oracle"], (*path, "oracle")),
-        reader.choice(fields["state"], (*path, "state"), OutcomeState),
+        state,
+        named,
     )
 
 
@@ -168,8 +223,8 @@ def read_coverage_gap(reader: FieldReader, value: Any, path: KeyPath) -> Coverag
 
 
 def parse_probe(obj: Any, source: str | None) -> Probe:
-    """Validate a probe file's content (``score --probe``)."""
+    """Validate a probe file's content (``score --probe``); ``exposure`` is optional."""
     reader = FieldReader(source)
-    probe = read_probe(reader, obj, ())
+    probe = read_probe(reader, obj, (), exposure=None)
     reader.raise_if_problems()
     return probe

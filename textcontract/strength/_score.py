@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from textcontract.strength._artifact import check_policy_matches, evidence_artifact
+from textcontract.strength._artifact import (
+    RunEvidence,
+    check_policy_matches,
+    evidence_artifact,
+    recommendation_of,
+)
 from textcontract.strength._identity import (
     ScoringVersionInputs,
     attested_inputs,
@@ -16,7 +21,7 @@ from textcontract.strength._policy import ScoringPolicy
 from textcontract.strength._probe import CoverageGap, ProbeTrials
 from textcontract.strength._reduce import ReducedOutcome, reduce_trials
 from textcontract.strength._vector import StrengthVector, build_strength_vector
-from textcontract.strength._verdict import Verdict, ladder_verdict
+from textcontract.strength._verdict import Verdict, VerdictValue, ladder_verdict
 
 __all__ = ["StrengthResult", "probe_entry_json", "score_probes"]
 
@@ -44,6 +49,7 @@ class StrengthResult:
     attested_inputs: tuple[str, ...]
     coverage_gaps: tuple[CoverageGap, ...]
     verdict: Verdict
+    evidence: RunEvidence = field(default_factory=RunEvidence)
 
     @property
     def scoring_version(self) -> str:
@@ -68,8 +74,10 @@ class StrengthResult:
         Coverage gaps belong to the run (the audit report and its verdict), not to
         one probe: per-probe artifacts carry none, so that scoring a probe's sealed
         records with ``score`` reproduces its artifact (SPEC §7), apart from
-        ``attested_inputs``.
+        ``attested_inputs``. An INVALID run mints none: the result is empty.
         """
+        if self.verdict.value is VerdictValue.INVALID:
+            return ()
         return tuple(
             (
                 trials.probe.probe_id,
@@ -79,6 +87,7 @@ class StrengthResult:
                     self.scoring_version_inputs,
                     self.attested_inputs,
                     (),
+                    self.evidence,
                 ),
             )
             for trials in self.probes
@@ -93,14 +102,17 @@ def score_probes(
     attested: Iterable[str] = (),
     *,
     integrity_failed: bool = False,
+    evidence: RunEvidence | None = None,
 ) -> StrengthResult:
     """Reduce every admitted probe, build the vector, the identities and the verdict.
 
     ``probes`` are all admitted probes (eligible ones, canaries, clean controls) with
     unique ids. ``scoring_inputs.scoring_policy_digest`` must be ``policy.digest``.
     ``attested`` names the scoring inputs the caller supplied rather than computed
-    (none in an audit).
+    (none in an audit). ``evidence`` is what the run records beside its outcomes
+    (recommendation, waivers, preflight digest, source revision).
     """
+    run = evidence if evidence is not None else RunEvidence()
     check_policy_matches(policy, scoring_inputs)
     ordered = tuple(sorted(probes, key=lambda trials: trials.probe.probe_id))
     ids = [trials.probe.probe_id for trials in ordered]
@@ -116,5 +128,13 @@ def score_probes(
         comparability_key=comparability_key(policy.digest, ids),
         attested_inputs=attested_inputs(attested),
         coverage_gaps=tuple(coverage_gaps),
-        verdict=ladder_verdict(ordered, policy, coverage_gaps, integrity_failed=integrity_failed),
+        verdict=ladder_verdict(
+            ordered,
+            policy,
+            coverage_gaps,
+            integrity_failed=integrity_failed,
+            mode=scoring_inputs.mode,
+            recommendation=recommendation_of(scoring_inputs.mode, run.recommendation),
+        ),
+        evidence=run,
     )

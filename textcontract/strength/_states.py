@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["OutcomeState", "ProbeClass", "StateGroup"]
+__all__ = ["Exposure", "OutcomeState", "ProbeClass", "StateGroup"]
 
 
 class StateGroup(StrEnum):
@@ -61,3 +61,14 @@ class ProbeClass(StrEnum):
     DEFECT = "defect"
     GAMEABILITY = "gameability"
     ZERO_ACTION = "zero-action"
+
+
+class Exposure(StrEnum):
+    """Whether the contract's authors could see a probe (SPEC §17.6); a declaration only.
+
+    Exposure moves no rate, digest or verdict: ``aggregate-strength`` reports the two
+    kinds apart so a reader can tell foresight from acuity.
+    """
+
+    KNOWN = "known"
+    HELD_OUT = "held-out"

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from textcontract.audit import AuditResult, audit_directory
+from textcontract.audit import AuditResult, PreflightFailed, audit_directory
 from textcontract.engine import Contract, load_contract
 from textcontract.inputs import load_context_file, load_document_file
 from textcontract.model import Check, Context, Document, Report, Status
@@ -108,21 +108,25 @@ class ContractFixture:
         """Run an audit and apply its thresholds; return the result when they hold.
 
         ``detection`` / ``preservation`` override audit.yaml's thresholds. A FAIL
-        verdict fails the test too unless ``fail_on_verdict`` is false, as it makes
-        ``textcontract audit`` exit 1.
+        or INVALID verdict fails the test too unless ``fail_on_verdict`` is false, as
+        it makes ``textcontract audit`` exit 1 or 5; a failed preflight always does.
         """
         __tracebackhide__ = True
-        result = audit_directory(
-            directory,
-            contract=contract,
-            jobs=jobs,
-            allow_missing_rules=allow_missing_rules,
-            detection=detection,
-            preservation=preservation,
-        )
+        try:
+            result = audit_directory(
+                directory,
+                contract=contract,
+                jobs=jobs,
+                allow_missing_rules=allow_missing_rules,
+                detection=detection,
+                preservation=preservation,
+            )
+        except PreflightFailed as failed:
+            raise AssertionError(f"the audit did not run: {failed}") from None
         for check in result.thresholds:
             require_rate(check.value, check.minimum, name=check.figure)
-        if fail_on_verdict and result.verdict.value is VerdictValue.FAIL:
+        failing = (VerdictValue.FAIL, VerdictValue.INVALID)
+        if fail_on_verdict and result.verdict.value in failing:
             reasons = ", ".join(reason.value for reason in result.verdict.reasons)
-            raise AssertionError(f"the audit verdict is FAIL ({reasons})")
+            raise AssertionError(f"the audit verdict is {result.verdict.value} ({reasons})")
         return result

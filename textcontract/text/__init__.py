@@ -1,10 +1,11 @@
-"""Text handling: normalization profiles, word tokens, script shares, pattern syntax, timed
-searches."""
+"""Text handling: normalization profiles (+ offset maps back to the original), word tokens,
+script shares, pattern syntax, timed searches."""
 
 from typing import TYPE_CHECKING, Any
 
 from textcontract.text._hosts import host_key
 from textcontract.text._normalize import Profile, fold_text, normalize
+from textcontract.text._offsets import OffsetMap
 from textcontract.text._prefilter import LiteralPrefilter, required_literal
 from textcontract.text._scripts import (
     UNSPACED_SCRIPTS,
@@ -43,6 +44,7 @@ _READER = frozenset(
         "GroupKind",
         "LiteralChar",
         "LiteralRun",
+        "OffsetMap",
         "ParsedPattern",
         "PatternNode",
         "Repeat",
@@ -73,6 +75,7 @@ __all__ = [
     "LiteralChar",
     "LiteralPrefilter",
     "LiteralRun",
+    "OffsetMap",
     "ParsedPattern",
     "PatternNode",
     "PatternTimeout",

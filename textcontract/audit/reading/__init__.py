@@ -10,6 +10,7 @@ from textcontract.audit.reading._config import (
     Thresholds,
     join_display,
     read_config,
+    read_mode,
 )
 from textcontract.audit.reading._model import (
     Case,
@@ -23,6 +24,10 @@ from textcontract.audit.reading._model import (
 from textcontract.audit.reading._variants import (
     Trial,
     build_trial,
+)
+from textcontract.audit.reading._waivers import (
+    waived_probe_ids,
+    waiver_problems,
 )
 
 __all__ = [
@@ -42,4 +47,7 @@ __all__ = [
     "case_files",
     "join_display",
     "read_config",
+    "read_mode",
+    "waived_probe_ids",
+    "waiver_problems",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -27,13 +28,13 @@ from textcontract.errors import InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader, KeyPath, type_name
 from textcontract.inputs import load_context_file, load_document_file, read_text_file
 from textcontract.model import BODY, Context, Document, FactValue, Severity, validate_facts
-from textcontract.strength import ProbeClass
+from textcontract.strength import Exposure, ProbeClass
 
 __all__ = ["CaseReader", "case_files"]
 
 T = TypeVar("T")
 
-_CASE_KEYS = ("id", "group", "description", "baseline", "variants")
+_CASE_KEYS = ("id", "group", "description", "exposure", "baseline", "variants")
 _BASELINE_KEYS = ("document", "context")
 _VARIANT_KEYS = (
     "id",
@@ -44,6 +45,7 @@ _VARIANT_KEYS = (
     "class",
     "severity",
     "canary",
+    "exposure",
     "description",
     "expect",
     "change",
@@ -183,9 +185,12 @@ class CaseReader:
         case_id = reader.identifier(fields["id"], ("id",), "case", ID_PATTERN)
         group = reader.string(fields.get("group", MISSING), ("group",), None, blank=False)
         reader.string(fields.get("description", MISSING), ("description",), blank=False)
+        exposure = reader.choice(
+            fields.get("exposure", MISSING), ("exposure",), Exposure, Exposure.KNOWN
+        )
         folder, folder_shown = path.parent, os.path.dirname(shown)
         document, context = self.baseline(reader, fields, folder, folder_shown)
-        variants = self.variants(reader, fields, folder, folder_shown)
+        variants = self.variants(reader, fields, (folder, folder_shown), exposure)
         self.problems.extend(reader.problems)
         if document is None or context is None:
             return None
@@ -212,13 +217,27 @@ class CaseReader:
         return document, context
 
     def variants(
-        self, reader: FieldReader, fields: dict[str, Any], folder: Path, shown: str
+        self,
+        reader: FieldReader,
+        fields: dict[str, Any],
+        where: tuple[Path, str],
+        exposure: Exposure,
     ) -> tuple[Variant, ...]:
-        """The case's valid variants, in file order; duplicate ids are reported."""
+        """The case's valid variants, in file order; duplicate ids are reported.
+
+        ``where`` is the case file's folder and its display name; ``exposure`` is the
+        case's, which a variant may override.
+        """
+        folder, shown = where
         found: list[Variant] = []
         seen: dict[str, int] = {}
         for index, raw in enumerate(reader.sequence(fields["variants"], ("variants",))):
             variant = self.variant(reader, raw, ("variants", index), folder, shown)
+            if variant is not None and isinstance(raw, dict) and "exposure" in raw:
+                at = ("variants", index, "exposure")
+                variant = replace(variant, exposure=reader.choice(raw["exposure"], at, Exposure))
+            elif variant is not None:
+                variant = replace(variant, exposure=exposure)
             if variant is None:
                 continue
             if variant.id in seen:

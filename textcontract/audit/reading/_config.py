@@ -1,4 +1,4 @@
-"""audit.yaml: the contract to audit, the scoring policy and the thresholds."""
+"""audit.yaml: the contract to audit, the scoring policy, the thresholds, the mode and waivers."""
 
 from __future__ import annotations
 
@@ -13,13 +13,20 @@ from textcontract.contract import CONTRACT_FILENAME, locate_contract
 from textcontract.errors import InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader
 from textcontract.inputs import read_text_file
-from textcontract.strength import ScoringPolicy, read_scoring_policy
+from textcontract.strength import (
+    CONTRACT_SCORING,
+    MODES,
+    ScoringPolicy,
+    Waiver,
+    read_scoring_policy,
+    read_waivers,
+)
 
-__all__ = ["AUDIT_FILE", "AuditConfig", "Thresholds", "join_display", "read_config"]
+__all__ = ["AUDIT_FILE", "AuditConfig", "Thresholds", "join_display", "read_config", "read_mode"]
 
 AUDIT_FILE = "audit.yaml"
 
-_CONFIG_KEYS = ("contract", "policy", "thresholds", "description")
+_CONFIG_KEYS = ("contract", "policy", "thresholds", "mode", "waivers", "description")
 _THRESHOLD_KEYS = ("detection", "preservation")
 
 
@@ -51,6 +58,9 @@ class AuditConfig:
     contract: str | None
     policy: ScoringPolicy
     thresholds: Thresholds
+    mode: str = CONTRACT_SCORING
+    waivers: tuple[Waiver, ...] = ()
+    """Declared waivers (SPEC §17.4); an empty list declares none."""
 
 
 def _thresholds(reader: FieldReader, value: Any) -> Thresholds:
@@ -60,6 +70,15 @@ def _thresholds(reader: FieldReader, value: Any) -> Thresholds:
         for name in _THRESHOLD_KEYS
     )
     return Thresholds(detection, preservation)
+
+
+def read_mode(reader: FieldReader, value: Any, path: tuple[str, ...] = ("mode",)) -> str:
+    """``contract-scoring`` (the default) or ``production``."""
+    mode = reader.string(value, path, CONTRACT_SCORING)
+    if mode not in MODES:
+        reader.problem(path, f"{mode!r} is not one of {', '.join(MODES)}")
+        return CONTRACT_SCORING
+    return mode
 
 
 def _contract_location(
@@ -100,6 +119,8 @@ def read_config(
     policy = ScoringPolicy()
     thresholds = Thresholds()
     reference: str | None = None
+    mode = CONTRACT_SCORING
+    waivers: tuple[Waiver, ...] = ()
     if not path.is_file():
         problems.append(Problem(f"{AUDIT_FILE} is required in the corpus folder", Location(shown)))
     else:
@@ -120,9 +141,12 @@ def read_config(
             policy = read_scoring_policy(reader, fields["policy"], ("policy",))
         if "thresholds" in fields:
             thresholds = _thresholds(reader, fields["thresholds"])
+        mode = read_mode(reader, fields.get("mode", MISSING))
+        if "waivers" in fields:
+            waivers = read_waivers(reader, fields["waivers"], ("waivers",))
         reader.string(fields.get("description", MISSING), ("description",), blank=False)
         problems.extend(reader.problems)
-    config = AuditConfig(shown, reference, policy, thresholds)
+    config = AuditConfig(shown, reference, policy, thresholds, mode, waivers)
     contract_path, contract_display = _contract_location(
         root, display, override, reference, shown, problems
     )

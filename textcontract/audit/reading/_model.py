@@ -11,7 +11,7 @@ from typing import Any
 from textcontract.canonical import digest
 from textcontract.errors import Location
 from textcontract.model import Context, Document, FactValue, Severity
-from textcontract.strength import ProbeClass
+from textcontract.strength import Exposure, ProbeClass
 
 __all__ = [
     "DEFAULT_FAMILY",
@@ -117,6 +117,8 @@ class Variant:
     expect: tuple[Expectation, ...]
     trials: tuple[Change, ...]
     location: Location
+    exposure: Exposure = Exposure.KNOWN
+    """Could the contract's authors see it (SPEC §17.6)? A declaration; in no digest."""
 
     @property
     def oracle(self) -> str:
@@ -124,7 +126,10 @@ class Variant:
         return ";".join(expectation.oracle for expectation in self.expect)
 
     def labels_json(self) -> dict[str, Any]:
-        """Labels and expectations as written (defaults that need no contract filled in)."""
+        """Labels and expectations as written (defaults that need no contract filled in).
+
+        ``exposure`` stays out: it moves no digest (SPEC §17.6).
+        """
         return {
             "id": self.id,
             "relation": self.relation.value,

@@ -30,7 +30,16 @@ from textcontract.audit.results._matching import (
 from textcontract.audit.results._merge import (
     MergedAudit,
     Part,
+    failed_preflight,
     merge_parts,
+)
+from textcontract.audit.results._preflight import (
+    CasePlan,
+    CheckKind,
+    CheckOutcome,
+    PlannedVariant,
+    Preflight,
+    canonical_chunks,
 )
 from textcontract.audit.results._record_json import (
     RecordError,
@@ -48,6 +57,7 @@ from textcontract.audit.results._shards import (
     shard_block,
 )
 from textcontract.audit.results._strength import (
+    counted_trials,
     probe_trials,
 )
 from textcontract.audit.results._variant_records import (
@@ -57,12 +67,19 @@ from textcontract.audit.results._variant_records import (
     Labels,
     VariantRecord,
 )
+from textcontract.audit.results._waiving import (
+    waive_counted,
+    waive_record,
+)
 
 __all__ = [
     "AUDIT_VERSION",
     "SHARD_HASH",
     "AuditedContract",
+    "CasePlan",
     "CaseRecord",
+    "CheckKind",
+    "CheckOutcome",
     "Counted",
     "ExcludedReason",
     "ExcludedRow",
@@ -73,6 +90,8 @@ __all__ = [
     "MergedAudit",
     "Outcome",
     "Part",
+    "PlannedVariant",
+    "Preflight",
     "Rate",
     "RecordError",
     "Shard",
@@ -80,10 +99,13 @@ __all__ = [
     "TrialResult",
     "VariantRecord",
     "VariantRow",
+    "canonical_chunks",
     "case_record_from_json",
     "case_record_json",
     "check_threshold",
     "control_trial",
+    "counted_trials",
+    "failed_preflight",
     "failed_trial",
     "merge_parts",
     "preserve_verdict",
@@ -96,5 +118,7 @@ __all__ = [
     "summarize_records",
     "violation_trial",
     "violation_verdict",
+    "waive_counted",
+    "waive_record",
     "wilson_interval",
 ]

@@ -63,7 +63,13 @@ class VariantVerdict:
     statuses: tuple[ExpectedStatus, ...]
 
 
+WAIVED = "waived"
+"""The reason of an undetected violation whose first non-caught trial was waived."""
+
+
 def _missed_reason(trial: TrialResult) -> str:
+    if trial.waiver is not None:
+        return WAIVED
     if trial.state is OutcomeState.MISSED:
         return "accepted" if trial.accepted else "unrelated-rejection"
     return _UNDETECTED_REASONS[trial.state]

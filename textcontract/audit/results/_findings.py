@@ -9,7 +9,7 @@ produced one at a time when the report is built or written.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from textcontract.audit.reading import Expectation, Relation
@@ -22,12 +22,15 @@ from textcontract.audit.results._figures import (
 )
 from textcontract.audit.results._strength import StrengthTally
 from textcontract.audit.results._variant_records import CaseRecord, Counted, Labels
-from textcontract.contract import ParsedContract
+from textcontract.contract import Lineage, ParsedContract
 from textcontract.model import RuleVersion, Severity
 from textcontract.strength import (
     CONTRACT_FORMAT_VERSION,
     CONTRACT_SCORING,
     CoverageGap,
+    Exposure,
+    Recommendation,
+    RunEvidence,
     ScoringPolicy,
     ScoringVersionInputs,
     StrengthVector,
@@ -57,6 +60,9 @@ class AuditedContract(Protocol):
     @property
     def digest(self) -> str: ...
 
+    @property
+    def lineage(self) -> Lineage | None: ...
+
 
 @dataclass(frozen=True)
 class VariantRow:
@@ -71,6 +77,7 @@ class VariantRow:
     canary: bool
     verdict: VariantVerdict
     expect: tuple[Expectation, ...]
+    exposure: Exposure = Exposure.KNOWN
 
     @property
     def probe_id(self) -> str:
@@ -88,6 +95,7 @@ class VariantRow:
             canary=labels.canary,
             verdict=counted.verdict,
             expect=labels.expect,
+            exposure=labels.exposure,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -99,6 +107,7 @@ class VariantRow:
             "family": self.family,
             "severity": self.severity.value,
             "canary": self.canary,
+            "exposure": self.exposure.value,
             "outcome": self.verdict.outcome.value,
             "reason": self.verdict.reason,
             "expected": [
@@ -143,6 +152,30 @@ class Findings:
     preservation: Rate
     canaries: tuple[int, int]
     families: dict[str, dict[str, int]]
+    evidence: RunEvidence = field(default_factory=RunEvidence)
+    """Recommendation, waivers and their date, preflight digest, source revision."""
+
+    @property
+    def mode(self) -> str:
+        return self.inputs.mode
+
+    def waivers_json(self) -> dict[str, Any] | None:
+        """The report's ``waivers`` block: ``None`` when audit.yaml declares none."""
+        evidence = self.evidence
+        if not evidence.waivers or evidence.as_of is None:
+            return None
+        declared = []
+        for waiver in sorted(evidence.waivers, key=lambda w: w.id):
+            trials = self.tally.waived.get(waiver.id, [])
+            declared.append(
+                {
+                    **waiver.base_json(),
+                    "scope": waiver.scope_json(),
+                    "status": waiver.status(evidence.as_of, bool(trials)).value,
+                    "trials": list(trials),
+                }
+            )
+        return {"as_of": evidence.as_of.isoformat(), "declared": declared}
 
     def admitted(self) -> Iterator[tuple[str, Labels, Counted]]:
         """``(probe id, labels, result)`` of every admitted probe, sorted by probe id."""
@@ -238,10 +271,24 @@ def summarize(
     cases: tuple[CaseRecord, ...],
     corpus_digest: str,
     fixture_digest: str,
+    *,
+    mode: str = CONTRACT_SCORING,
+    evidence: RunEvidence | None = None,
 ) -> Findings:
-    """The findings of evaluated cases (``cases`` sorted by case id)."""
+    """The findings of evaluated cases (``cases`` sorted by case id).
+
+    ``evidence.recommendation`` is the production recommendation (``None`` in
+    contract-scoring).
+    """
     return summarize_records(
-        parsed, rule_severities(parsed), policy, cases, corpus_digest, fixture_digest
+        parsed,
+        rule_severities(parsed),
+        policy,
+        cases,
+        corpus_digest,
+        fixture_digest,
+        mode=mode,
+        evidence=evidence,
     )
 
 
@@ -252,8 +299,13 @@ def summarize_records(
     cases: tuple[CaseRecord, ...],
     corpus_digest: str,
     fixture_digest: str,
+    *,
+    mode: str = CONTRACT_SCORING,
+    evidence: RunEvidence | None = None,
 ) -> Findings:
     """:func:`summarize` from the contract's identity and its rules' severities."""
+    run = evidence if evidence is not None else RunEvidence()
+    recommendation = None if run.recommendation is None else Recommendation(run.recommendation)
     probe_order = tuple(sorted(cases, key=lambda case: case.case + "/"))
     tally = StrengthTally(policy)
     for probe_id, labels, counted in _admitted(probe_order):
@@ -276,12 +328,13 @@ def summarize_records(
             fixture_digest=fixture_digest,
             evaluator_configuration_digest=contract.digest,
             scoring_policy_digest=policy.digest,
-            mode=CONTRACT_SCORING,
+            mode=mode,
         ),
         gaps=gaps,
-        verdict=tally.verdict(gaps),
+        verdict=tally.verdict(gaps, mode, recommendation),
         detection=detection,
         preservation=preservation,
         canaries=canaries,
         families=_families(cases),
+        evidence=run,
     )

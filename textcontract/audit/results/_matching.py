@@ -66,6 +66,8 @@ class TrialResult:
     accepted: bool
     complete: bool
     statuses: tuple[ExpectedStatus, ...]
+    waiver: str | None = None
+    """The waiver that turned this trial's ``missed`` into ``not-applicable``."""
 
     @property
     def clean(self) -> bool:

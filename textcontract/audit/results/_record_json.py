@@ -18,7 +18,7 @@ from textcontract.audit.results._matching import ExpectedStatus
 from textcontract.audit.results._variant_records import CaseRecord, Counted, Labels, VariantRecord
 from textcontract.errors import render_key_path
 from textcontract.model import Severity
-from textcontract.strength import OutcomeState, ProbeClass
+from textcontract.strength import Exposure, OutcomeState, ProbeClass
 
 __all__ = ["RecordError", "case_record_from_json", "case_record_json"]
 
@@ -44,6 +44,7 @@ def _variant_json(record: VariantRecord) -> dict[str, Any]:
         "severity": labels.severity.value,
         "canary": labels.canary,
         "expect": [[e.rule, e.code, e.scope] for e in labels.expect],
+        "exposure": labels.exposure.value,
     }
     if isinstance(result, ExcludedReason):
         entry["excluded"] = result.value
@@ -53,6 +54,7 @@ def _variant_json(record: VariantRecord) -> dict[str, Any]:
     entry["reason"] = verdict.reason
     entry["statuses"] = [status.value for status in verdict.statuses]
     entry["states"] = [state.value for state in result.states]
+    entry["waivers"] = list(result.waivers)
     return entry
 
 
@@ -94,8 +96,17 @@ def _expectation(value: Any, path: Path) -> Expectation:
     return Expectation(rule, code, scope)
 
 
-_LABEL_KEYS = ("variant", "relation", "class", "family", "severity", "canary", "expect")
-_COUNTED_KEYS = (*_LABEL_KEYS, "outcome", "reason", "statuses", "states")
+_LABEL_KEYS = (
+    "variant",
+    "relation",
+    "class",
+    "family",
+    "severity",
+    "canary",
+    "expect",
+    "exposure",
+)
+_COUNTED_KEYS = (*_LABEL_KEYS, "outcome", "reason", "statuses", "states", "waivers")
 
 
 def _labels(entry: dict[str, Any], path: Path) -> Labels:
@@ -106,6 +117,7 @@ def _labels(entry: dict[str, Any], path: Path) -> Labels:
         _choice(entry["severity"], (*path, "severity"), Severity),
         _field(entry["canary"], (*path, "canary"), bool, "true or false"),
         _items(entry["expect"], (*path, "expect"), _expectation),
+        _choice(entry["exposure"], (*path, "exposure"), Exposure),
     )
 
 
@@ -122,7 +134,22 @@ def _counted(entry: dict[str, Any], path: Path, expected: int) -> Counted:
     if not states:
         raise RecordError((*path, "states"), "expected at least one trial state")
     outcome = _choice(entry["outcome"], (*path, "outcome"), Outcome)
-    return Counted(VariantVerdict(outcome, reason, statuses), states)
+    waivers = _waivers(entry["waivers"], (*path, "waivers"), states)
+    return Counted(VariantVerdict(outcome, reason, statuses), states, waivers)
+
+
+def _waivers(value: Any, path: Path, states: tuple[OutcomeState, ...]) -> tuple[str | None, ...]:
+    """``[]`` when no trial was waived, else one waiver id (or null) per trial, each on a
+    not-applicable trial."""
+    waivers = _items(value, path, lambda v, p: v if v is None else _field(v, p, str, "a string"))
+    if not waivers:
+        return ()
+    if len(waivers) != len(states) or all(waiver is None for waiver in waivers):
+        raise RecordError(path, "expected [] or one waiver id or null per trial, not all null")
+    for index, (waiver, state) in enumerate(zip(waivers, states, strict=True)):
+        if waiver is not None and state is not OutcomeState.NOT_APPLICABLE:
+            raise RecordError((*path, index), "only a not-applicable trial names a waiver")
+    return waivers
 
 
 def _variant(value: Any, path: Path) -> VariantRecord:

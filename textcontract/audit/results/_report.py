@@ -1,4 +1,4 @@
-"""The audit report (SPEC §6), keys in the order SPEC §6 shows.
+"""The audit report (SPEC §6, version 2 of §17), keys in the order SPEC shows.
 
 :func:`report_json` builds it whole. :func:`streamed_report` gives the same report with
 its three long lists — ``strength.probes``, ``variants``, ``excluded`` — as iterators that
@@ -18,7 +18,7 @@ from textcontract.audit.results._variant_records import Counted, Labels
 
 __all__ = ["AUDIT_VERSION", "report_json", "streamed_report"]
 
-AUDIT_VERSION = 1
+AUDIT_VERSION = 2
 _SHAPES_KEPT = 4096
 """Distinct row shapes kept while writing; real corpora repeat a few, this bounds the rest."""
 
@@ -26,18 +26,43 @@ _SHAPES_KEPT = 4096
 Entries = Iterable[dict[str, Any]]
 
 
+def _contract(findings: Findings) -> dict[str, Any]:
+    contract = findings.contract
+    lineage = contract.lineage
+    return {
+        "id": contract.id,
+        "version": contract.version,
+        "digest": contract.digest,
+        "lineage": None if lineage is None else lineage.to_json(),
+    }
+
+
+def _head(findings: Findings) -> dict[str, Any]:
+    """The report's keys before its figures."""
+    evidence = findings.evidence
+    preflight = None
+    if evidence.preflight_digest is not None:
+        preflight = {"passed": True, "digest": evidence.preflight_digest}
+    return {
+        "audit_version": AUDIT_VERSION,
+        "engine": {"name": ENGINE_NAME, "version": __version__},
+        "mode": findings.mode,
+        "contract": _contract(findings),
+        "corpus": {"digest": findings.corpus_digest, "fixture_digest": findings.fixture_digest},
+        "preflight": preflight,
+        "policy": findings.policy.report_json(),
+        "evaluator_recommendation": evidence.recommendation,
+    }
+
+
 def _report(
     findings: Findings, probes: Entries, variants: Entries, excluded: Entries
 ) -> dict[str, Any]:
     """The report around its three long lists, given as lists or as iterators."""
-    contract = findings.contract
     detection, preservation = findings.detection, findings.preservation
+    revision = findings.evidence.source_revision
     return {
-        "audit_version": AUDIT_VERSION,
-        "engine": {"name": ENGINE_NAME, "version": __version__},
-        "contract": {"id": contract.id, "version": contract.version, "digest": contract.digest},
-        "corpus": {"digest": findings.corpus_digest, "fixture_digest": findings.fixture_digest},
-        "policy": findings.policy.report_json(),
+        **_head(findings),
         "detection": {
             "detected": detection.count,
             "eligible": detection.eligible,
@@ -60,6 +85,8 @@ def _report(
         },
         "verdict": findings.verdict.to_json(),
         "coverage_gaps": [gap.to_json() for gap in findings.gaps],
+        "waivers": findings.waivers_json(),
+        "source_revision": None if revision is None else revision.to_json(),
         "families": findings.families,
         "variants": variants,
         "excluded": excluded,

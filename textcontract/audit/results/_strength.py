@@ -25,6 +25,7 @@ from textcontract.strength import (
     ProbeClass,
     ProbeRole,
     ProbeTrials,
+    Recommendation,
     ReducedOutcome,
     ScoringPolicy,
     StrengthVector,
@@ -32,30 +33,48 @@ from textcontract.strength import (
     Verdict,
     VerdictReason,
     denominator_sentence,
-    ladder_verdict,
+    held_reasons,
     probe_entry_json,
     reduce_trials,
+    run_reasons,
 )
 
-__all__ = ["ProbeSummary", "StrengthTally", "probe_trials"]
+__all__ = ["ProbeSummary", "StrengthTally", "counted_trials", "probe_trials"]
 
 _CACHE_LIMIT = 4096
 """Distinct (labels, result) summaries kept; real corpora repeat a few, this bounds the rest."""
 
 
-def probe_trials(probe_id: str, labels: Labels, states: tuple[OutcomeState, ...]) -> ProbeTrials:
-    """A counted variant as the strength scorer sees it: trial ``i`` has ``states[i]``."""
+def probe_trials(
+    probe_id: str,
+    labels: Labels,
+    states: tuple[OutcomeState, ...],
+    waivers: tuple[str | None, ...] = (),
+) -> ProbeTrials:
+    """A counted variant as the strength scorer sees it: trial ``i`` has ``states[i]``
+    (and ``waivers[i]``, when any trial was waived)."""
     probe = Probe(
         probe_id,
         labels.probe_class,
         labels.severity,
         labels.canary,
         clean_control=labels.relation is Relation.PRESERVE,
+        exposure=labels.exposure,
     )
     oracle = labels.oracle
+    named = waivers or (None,) * len(states)
     return ProbeTrials(
-        probe, tuple(TrialOutcome(index, oracle, state) for index, state in enumerate(states))
+        probe,
+        tuple(
+            TrialOutcome(index, oracle, state, waiver)
+            for index, (state, waiver) in enumerate(zip(states, named, strict=True))
+        ),
     )
+
+
+def counted_trials(probe_id: str, labels: Labels, counted: Counted) -> ProbeTrials:
+    """:func:`probe_trials` of an evaluated variant."""
+    return probe_trials(probe_id, labels, counted.states, counted.waivers)
 
 
 @dataclass(frozen=True)
@@ -103,16 +122,18 @@ class StrengthTally:
         # canonical JSON of {"policy": digest, "probes": [sorted ids]}, written as the ids come
         self._key = hashlib.sha256(b'{"policy":' + canonical_json(policy.digest) + b',"probes":[')
         self._probes = 0
+        self.waived: dict[str, list[str]] = {}
+        """Per waiver id, the ``<probe_id>#<trial_index>`` it waived, in probe-id order."""
 
     def summary(self, labels: Labels, counted: Counted) -> ProbeSummary:
         key = (labels, counted)
         found = self._summaries.get(key)
         if found is None:
-            trials = probe_trials("", labels, counted.states)
+            trials = counted_trials("", labels, counted)
             found = ProbeSummary(
                 trials,
                 reduce_trials(trials, self.policy.catch_threshold),
-                frozenset(ladder_verdict([trials], self.policy).reasons),
+                held_reasons(trials, self.policy),
             )
             if len(self._summaries) >= _CACHE_LIMIT:
                 self._summaries.clear()
@@ -134,6 +155,9 @@ class StrengthTally:
         self._reasons.update(summary.reasons)
         self._key.update((b"," if self._probes else b"") + canonical_json(probe_id))
         self._probes += 1
+        for index, waiver in enumerate(counted.waivers):
+            if waiver is not None:
+                self.waived.setdefault(waiver, []).append(f"{probe_id}#{index}")
 
     def vector(self) -> StrengthVector:
         classes = []
@@ -158,8 +182,12 @@ class StrengthTally:
         finished.update(b"]}")
         return "sha256:" + finished.hexdigest()
 
-    def verdict(self, gaps: tuple[CoverageGap, ...]) -> Verdict:
+    def verdict(
+        self,
+        gaps: tuple[CoverageGap, ...],
+        mode: str,
+        recommendation: Recommendation | None,
+    ) -> Verdict:
         held = set(self._reasons)
-        if any(gap.severity >= self.policy.severity_floor for gap in gaps):
-            held.add(VerdictReason.COVERAGE_GAP_AT_OR_ABOVE_FLOOR)
+        held |= run_reasons(self.policy, gaps, mode=mode, recommendation=recommendation)
         return Verdict.from_reasons(held)

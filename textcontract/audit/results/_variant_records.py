@@ -16,7 +16,7 @@ from textcontract.audit.reading import Expectation, Relation
 from textcontract.audit.results._figures import ExcludedReason, VariantVerdict
 from textcontract.audit.results._matching import CLEAN_CONTROL_ORACLE
 from textcontract.model import Severity
-from textcontract.strength import OutcomeState, ProbeClass
+from textcontract.strength import Exposure, OutcomeState, ProbeClass
 
 __all__ = ["CaseRecord", "Counted", "Interner", "Labels", "VariantRecord"]
 
@@ -32,6 +32,7 @@ class Labels(NamedTuple):
     severity: Severity
     canary: bool
     expect: tuple[Expectation, ...]
+    exposure: Exposure = Exposure.KNOWN
 
     @property
     def oracle(self) -> str:
@@ -42,10 +43,18 @@ class Labels(NamedTuple):
 
 
 class Counted(NamedTuple):
-    """An evaluated variant: its verdict and the outcome state of each trial, in index order."""
+    """An evaluated variant: its verdict and the outcome state of each trial, in index order.
+
+    ``waivers`` names, per trial, the waiver that made it not-applicable (SPEC §17.4);
+    it is empty when no trial was waived.
+    """
 
     verdict: VariantVerdict
     states: tuple[OutcomeState, ...]
+    waivers: tuple[str | None, ...] = ()
+
+    def waiver(self, index: int) -> str | None:
+        return self.waivers[index] if self.waivers else None
 
 
 class VariantRecord(NamedTuple):

@@ -4,12 +4,17 @@ from textcontract.audit.running._corpus import (
     Corpus,
     load_corpus,
 )
+from textcontract.audit.running._preflight import (
+    PreflightFailed,
+)
 from textcontract.audit.running._runner import (
     AuditResult,
     CacheCounts,
     Progress,
+    SourceRevisionOption,
     audit_directory,
     merge_audit,
+    preflight_directory,
     run_audit,
 )
 from textcontract.audit.running._views import (
@@ -21,11 +26,14 @@ __all__ = [
     "AuditResult",
     "CacheCounts",
     "Corpus",
+    "PreflightFailed",
     "Progress",
+    "SourceRevisionOption",
     "VariantView",
     "audit_directory",
     "load_corpus",
     "merge_audit",
+    "preflight_directory",
     "run_audit",
     "variant_views",
 ]

@@ -6,10 +6,12 @@ corpus folder), and of whether the rules its expectations name are in the contra
 first pass of a valid case file therefore leaves an entry (kind ``validated``) keyed by
 the file's path in the corpus folder and the SHA-256 of its bytes, holding what the pass
 found — the case id and where it is written, the number of variants, the fingerprint —
-and what it depended on: each quoted file's reference, where it resolved and the SHA-256
-of its bytes, and the expected rule ids. A later pass that finds the entry checks every
-dependency again (resolving each reference, hashing each file) and uses the entry only
-when all hold; otherwise the file is read and validated as without a cache.
+the file's YAML value, and what it depended on: each quoted file's reference, where it
+resolved and the SHA-256 of its bytes, and the expected rule ids. A later pass that finds
+the entry rebuilds the case from the YAML value (no YAML parsing), reading each quoted
+file again, and uses it only when every quoted file resolved where, and had the bytes,
+the entry records — before it was read and after the case was built — and the expected
+rules suit the contract; otherwise the file is read and validated as without a cache.
 
 A file's bytes are hashed before it is read and again after the case is validated; an
 entry is written only when both agree, so a file edited during the pass is never
@@ -19,7 +21,6 @@ recorded as validated.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,9 @@ from textcontract.audit.running._cache import CacheFolder
 from textcontract.errors import Location, render_key_path
 
 __all__ = [
-    "FileHashes",
     "Quotes",
     "file_sha256",
     "id_location",
-    "recall",
     "recall_tree",
     "remember",
 ]
@@ -47,18 +46,6 @@ def file_sha256(path: str | Path) -> str | None:
             return hashlib.file_digest(stream, "sha256").hexdigest()
     except OSError:
         return None
-
-
-class FileHashes:
-    """File hashes taken once per pass and process (many cases quote one context)."""
-
-    def __init__(self) -> None:
-        self._known: dict[str, str | None] = {}
-
-    def __call__(self, path: str) -> str | None:
-        if path not in self._known:
-            self._known[path] = file_sha256(path)
-        return self._known[path]
 
 
 class Quotes:
@@ -104,51 +91,6 @@ def remember(
     """Record a valid case file's first pass (``found``: id, line, column, variants, ...)."""
     body = {**found, "files": quotes.recorded(), "tree": quotes.value}
     folder.write(KIND, _key(folder, file, content), body)
-
-
-def _holds(
-    body: dict[str, Any],
-    root: Path,
-    case_folder: Path,
-    hashes: Callable[[str], str | None],
-    rules: Callable[[list[Any]], bool],
-) -> bool:
-    files, expected = body.get("files"), body.get("rules")
-    if not isinstance(files, list) or not isinstance(expected, list) or not rules(expected):
-        return False
-    for item in files:
-        if not (
-            isinstance(item, list) and len(item) == 3 and all(isinstance(p, str) for p in item)
-        ):
-            return False
-        reference, relative, digest = item
-        resolved = (case_folder / reference).resolve()
-        if resolved != root / relative or not resolved.is_file():
-            return False
-        if hashes(str(resolved)) != digest:
-            return False
-    return True
-
-
-def recall(
-    folder: CacheFolder,
-    root: Path,
-    file: str,
-    content: str,
-    hashes: Callable[[str], str | None],
-    rules: Callable[[list[Any]], bool],
-) -> dict[str, Any] | None:
-    """A valid case file's first pass, when every dependency still holds; else ``None``.
-
-    ``root`` is the corpus folder resolved; ``rules`` says whether expected rule ids are
-    all acceptable to the contract.
-    """
-    body = folder.read(KIND, _key(folder, file, content))
-    if not isinstance(body, dict):
-        return None
-    if not _holds(body, root, Path(root, file).parent, hashes, rules):
-        return None
-    return body
 
 
 def recall_tree(folder: CacheFolder, file: str, content: str) -> dict[str, Any] | None:

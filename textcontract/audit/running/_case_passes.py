@@ -2,11 +2,22 @@
 
 An audit reads each case file twice. The first pass (:func:`check_case`) parses
 and validates it and builds every trial, keeping only the problems and a
-fingerprint — the digest of the case's canonical form, trials resolved. Only
-when every case of the corpus is valid does the second pass (:func:`audit_case`)
-read it again, build the same trials, check that the fingerprint is the same
-(else a file changed during the audit), and evaluate. So the audit never holds
-more than one case's documents at a time, and both passes can run in workers.
+fingerprint — the digest of the case's canonical form, trials resolved — and, for
+a case file without problems, its plan: the baseline checked twice and every
+variant's eligibility (:mod:`~textcontract.audit.running._planning`, the
+preflight's per-case work). Nothing of that is used, and no exception of it is
+raised, until every case of the corpus is valid. Only then, and only when the
+preflight passed, does the second pass (:func:`audit_case`) read each case again,
+build the same trials, check that the fingerprint is the same (else a file changed
+during the audit), and evaluate its trials. So the audit never holds more than one
+case's documents at a time, and both passes can run in workers.
+
+With a cache (``audit --cache``, SPEC §13) a case file validated before is rebuilt from
+its cached YAML value instead of being parsed, the baseline's first check run takes its
+rules' results from the cache, and the second pass takes a case's records, or its rules'
+results on each trial, from the cache. The cache holds evaluation results only: waivers
+are applied to a case's records after they are found or computed (SPEC §17.4), so
+nothing cached depends on ``--as-of``.
 """
 
 from __future__ import annotations
@@ -14,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from dataclasses import dataclass
+from datetime import date
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -23,39 +35,45 @@ from textcontract.audit.reading import (
     CaseReader,
     Relation,
     Trial,
-    Validity,
     Variant,
     build_trial,
     join_display,
 )
 from textcontract.audit.results import (
+    CasePlan,
     CaseRecord,
     Counted,
     ExcludedReason,
     Labels,
+    TrialResult,
     VariantRecord,
     preserve_verdict,
     probe_trials,
     violation_verdict,
+    waive_record,
 )
 from textcontract.audit.running._cache import CacheFolder
 from textcontract.audit.running._case_memo import (
-    FileHashes,
     Quotes,
     file_sha256,
     id_location,
-    recall,
     recall_tree,
     remember,
 )
-from textcontract.audit.running._evaluation import TextMemo, baseline_clean, evaluate_trials
+from textcontract.audit.running._evaluation import TextMemo, evaluate_trials
+from textcontract.audit.running._planning import exclusion, labels, plan_case
 from textcontract.audit.running._result_cache import CachedCase, read_case, write_case
-from textcontract.audit.running._rule_cache import CaseRuleResults, RuleKey, rule_keys
+from textcontract.audit.running._rule_cache import (
+    BaselineResults,
+    CaseRuleResults,
+    RuleKey,
+    rule_keys,
+)
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
 from textcontract.model import Severity
-from textcontract.strength import OutcomeState, reduce_trials
+from textcontract.strength import OutcomeState, ProbeRole, Waiver, reduce_trials
 
 __all__ = [
     "CaseCheck",
@@ -68,6 +86,8 @@ __all__ = [
     "audit_case",
     "case_item",
     "check_case",
+    "raise_baseline",
+    "read_checked",
 ]
 
 
@@ -96,6 +116,11 @@ class WorkSetup:
     catch_threshold: float
     contract: bytes | ContractFile | None
     """The pickled contract, else its file; ``None`` when it did not load."""
+    waived_probes: frozenset[str] = frozenset()
+    """Probe ids audit.yaml's waivers name: the first pass says what each one is."""
+    waivers: tuple[Waiver, ...] = ()
+    """The waivers in force on ``as_of``, applied by the audit pass (SPEC §17.4)."""
+    as_of: date | None = None
     cache: str | None = None
     """The cache folder (``audit --cache``), or ``None``."""
 
@@ -116,6 +141,11 @@ class CaseWork:
             self._parsed = _receive(self.setup.contract)
         return self._parsed
 
+    @property
+    def evaluates(self) -> bool:
+        """Whether this process has a contract to check baselines with."""
+        return self._parsed is not None or self.setup.contract is not None
+
     @cached_property
     def folder(self) -> CacheFolder | None:
         return None if self.setup.cache is None else CacheFolder(self.setup.cache)
@@ -127,10 +157,6 @@ class CaseWork:
     @cached_property
     def resolved_root(self) -> Path:
         return Path(self.setup.root).resolve()
-
-    @cached_property
-    def file_hashes(self) -> FileHashes:
-        return FileHashes()
 
     def reader(self, problems: list[Problem]) -> CaseReader:
         setup = self.setup
@@ -159,17 +185,32 @@ class CaseWork:
         """The case in ``file`` again, from its YAML value in the cache when it is there,
         and whether it is known to be the case with ``fingerprint``.
 
-        The value is found by the file's bytes as they are now; a case read that way has
-        no line numbers (nothing is reported from it: it was validated before). It is known
-        to be the validated case when the cache entry has this fingerprint and every file
-        the case quotes has, before it is read and after the case is built, the bytes the
-        entry records — then its fingerprint need not be taken again.
+        The value is found by the file's bytes as they are now (:meth:`from_entry`).
         """
         folder = self.folder
         content = None if folder is None else file_sha256(Path(self.setup.root, file))
         body = None if folder is None or content is None else recall_tree(folder, file, content)
         if body is None:
             return self.read(file, problems), False
+        return self.from_entry(file, body, content or "", fingerprint, problems)
+
+    def from_entry(
+        self,
+        file: str,
+        body: dict[str, Any],
+        content: str,
+        fingerprint: bytes,
+        problems: list[Problem],
+    ) -> tuple[Case | None, bool]:
+        """The case a ``validated`` cache entry holds the YAML value of, and whether it is
+        known to be the case with ``fingerprint``.
+
+        A case read that way has no line numbers (nothing is reported from it: it was
+        validated before). It is known to be the validated case when the entry has this
+        fingerprint and every file the case quotes resolves where, and has, before it is
+        read and after the case is built, the bytes the entry records — then its
+        fingerprint need not be taken again.
+        """
         quotes = Quotes(self.resolved_root)
         reader = self.reader(problems)
         reader.on_quote = quotes
@@ -221,6 +262,13 @@ class CaseCheck:
     fingerprint: bytes | None
     """The SHA-256 of :func:`case_item`; ``None`` when there were problems."""
     variants: int
+    roles: tuple[tuple[str, ProbeRole], ...] = ()
+    """What each of the case's probes that a waiver names is (canary, control, eligible)."""
+    plan: CasePlan | None = None
+    """The preflight's plan of a case without problems (``None`` when its baseline raised)."""
+    hits: int = 0
+    """Rule evaluations of the baseline's first check run found in the cache."""
+    misses: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +280,12 @@ class CaseEntry:
     """The case file, relative to the corpus folder."""
     fingerprint: bytes
     variants: int
+    plan: CasePlan | None = None
+    """The preflight's plan (``None``: checking the baseline raised, to be raised again)."""
+
+    @property
+    def baseline_clean(self) -> bool | None:
+        return None if self.plan is None else self.plan.accepted and self.plan.complete
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,10 +346,10 @@ def _fingerprint(item: bytes) -> bytes:
 
 
 def check_case(work: CaseWork, file: str) -> CaseCheck:
-    """First pass: parse and validate a case file and build every trial.
+    """First pass: parse and validate a case file, build every trial and plan the case.
 
     With a cache, a file validated before (its bytes and every file it quotes unchanged)
-    is not read again: its check comes from the cache.
+    is not parsed again: the case is rebuilt from its cached YAML value.
     """
     folder = work.folder
     content = None
@@ -311,19 +365,85 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
         return CaseCheck(None, None, tuple(problems), (), None, 0)
     trial_problems: list[Problem] = []
     trials = _build(case, trial_problems)
-    fingerprint = None
-    if not problems and not trial_problems:
-        fingerprint = _fingerprint(case_item(case, trials))
-        if folder is not None and content is not None and quotes is not None:
-            _remember(work, folder, file, content, quotes, case, fingerprint)
+    if problems or trial_problems:
+        return CaseCheck(
+            case.id,
+            case.location,
+            tuple(problems),
+            tuple(trial_problems),
+            None,
+            len(case.variants),
+            _roles(case, work.setup.waived_probes),
+        )
+    fingerprint = _fingerprint(case_item(case, trials))
+    if folder is not None and content is not None and quotes is not None:
+        _remember(work, folder, file, content, quotes, case, fingerprint)
+    return _checked(work, case, trials, case.location, fingerprint)
+
+
+def _checked(
+    work: CaseWork,
+    case: Case,
+    trials: list[list[Trial]],
+    location: Location,
+    fingerprint: bytes,
+) -> CaseCheck:
+    """The first pass of a valid case: its fingerprint, its probes' roles and its plan."""
+    plan, hits, misses = _plan(work, case, trials)
     return CaseCheck(
         case.id,
-        case.location,
-        tuple(problems),
-        tuple(trial_problems),
+        location,
+        (),
+        (),
         fingerprint,
         len(case.variants),
+        _roles(case, work.setup.waived_probes),
+        plan,
+        hits,
+        misses,
     )
+
+
+def _plan(
+    work: CaseWork, case: Case, trials: list[list[Trial]]
+) -> tuple[CasePlan | None, int, int]:
+    """The case's plan, and the cache hits and misses of its baseline's first check run.
+
+    An exception is kept back (``None``) until the corpus is known valid.
+    """
+    if not work.evaluates:
+        return None, 0, 0
+    folder = work.folder
+    results = None if folder is None else BaselineResults(folder, case.id, work.rule_keys)
+    try:
+        plan = plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity, results)
+    except Exception:  # raised again, with its traceback, once every input is validated
+        return None, 0, 0
+    if results is None:
+        return plan, 0, 0
+    results.save()
+    return plan, results.hits, results.misses
+
+
+def raise_baseline(work: CaseWork, entry: CaseEntry) -> None:
+    """Check the baseline of a case whose plan could not be made, so that its error surfaces."""
+    case, trials, _ = read_checked(work, entry)
+    plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity)
+    raise InternalError(f"checking the baseline of {case.id} failed in the first pass only")
+
+
+def _roles(case: Case, named: frozenset[str]) -> tuple[tuple[str, ProbeRole], ...]:
+    if not named:
+        return ()
+    found = []
+    for variant in case.variants:
+        probe_id = f"{case.id}/{variant.id}"
+        if probe_id in named:
+            if variant.relation is Relation.PRESERVE:
+                found.append((probe_id, ProbeRole.CLEAN_CONTROL))
+            else:
+                found.append((probe_id, ProbeRole.CANARY if variant.canary else ProbeRole.ELIGIBLE))
+    return tuple(found)
 
 
 def _remember(
@@ -351,40 +471,47 @@ def _remember(
     remember(folder, file, content, quotes, found)
 
 
-def _recalled(work: CaseWork, folder: CacheFolder, file: str, content: str) -> CaseCheck | None:
+def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, bytes] | None:
+    """A ``validated`` entry's case id, line and column of the id, and fingerprint, when
+    they are well formed and the rules its expectations name suit this contract."""
     setup = work.setup
-
-    def acceptable(expected: list[Any]) -> bool:
-        if not all(isinstance(rule, str) for rule in expected):
-            return False
-        return (
-            setup.rules is None or setup.allow_missing_rules or set(expected) <= setup.rules.keys()
-        )
-
-    body = recall(folder, work.resolved_root, file, content, work.file_hashes, acceptable)
-    if body is None:
-        return None
     try:
         case_id, (line, column) = body["id"], body["at"]
         variants, fingerprint = body["variants"], bytes.fromhex(body["fingerprint"])
+        expected = body["rules"]
     except (KeyError, TypeError, ValueError):
         return None
     if not (
         isinstance(case_id, str)
         and all(type(n) is int for n in (line, column, variants))
         and len(fingerprint) == hashlib.sha256().digest_size
+        and isinstance(expected, list)
+        and all(isinstance(rule, str) for rule in expected)
     ):
         return None
-    location = id_location(work.display(file), line, column)
-    return CaseCheck(case_id, location, (), (), fingerprint, variants)
+    if not (
+        setup.rules is None or setup.allow_missing_rules or set(expected) <= setup.rules.keys()
+    ):
+        return None
+    return case_id, line, column, fingerprint
 
 
-def _label_exclusion(variant: Variant) -> ExcludedReason | None:
-    if variant.validity is Validity.EQUIVALENT:
-        return ExcludedReason.EQUIVALENT
-    if variant.validity is Validity.UNREVIEWED:
-        return ExcludedReason.UNREVIEWED
-    return None
+def _recalled(work: CaseWork, folder: CacheFolder, file: str, content: str) -> CaseCheck | None:
+    """The first pass of a case file validated before, rebuilt from its cached YAML value;
+    ``None`` when anything it depends on changed (the file is then read as without a cache)."""
+    body = recall_tree(folder, file, content)
+    fields = None if body is None else _entry_fields(work, body)
+    if body is None or fields is None:
+        return None
+    case_id, line, column, fingerprint = fields
+    problems: list[Problem] = []
+    case, known = work.from_entry(file, body, content, fingerprint, problems)
+    if case is None or problems or not known or case.id != case_id:
+        return None
+    trials = _build(case, problems)
+    if problems or len(case.variants) != body["variants"]:
+        return None
+    return _checked(work, case, trials, id_location(work.display(file), line, column), fingerprint)
 
 
 def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
@@ -392,6 +519,19 @@ def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
         f"{work.display(entry.file)} (or a file it names) changed while it was audited; "
         "run the audit again"
     )
+
+
+def read_checked(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Trial]], bytes]:
+    """A validated case read again, its trials built and its fingerprint checked."""
+    problems: list[Problem] = []
+    case = work.read(entry.file, problems)
+    if case is None or problems:
+        raise _changed(work, entry)
+    trials = _build(case, problems)
+    item = case_item(case, trials)
+    if problems or _fingerprint(item) != entry.fingerprint:
+        raise _changed(work, entry)
+    return case, trials, item
 
 
 def _rebuild(
@@ -417,43 +557,75 @@ def _rebuild(
     return case, trials, item
 
 
-def _cached(work: CaseWork, entry: CaseEntry) -> CachedCase | None:
+def _agrees(record: CaseRecord, plan: CasePlan) -> bool:
+    """Whether cached records have the variants, labels and exclusions the plan has (a
+    variant's ``exposure`` is in no fingerprint: an edited one must not be served stale)."""
+    variants = list(record.variants)
+    if record.case != plan.case or len(variants) != len(plan.variants):
+        return False
+    for found, planned in zip(variants, plan.variants, strict=True):
+        excluded = found.result if isinstance(found.result, ExcludedReason) else None
+        if (found.variant, found.labels, excluded) != (
+            planned.variant,
+            planned.labels,
+            planned.excluded,
+        ):
+            return False
+    return True
+
+
+def _cached(work: CaseWork, entry: CaseEntry, plan: CasePlan) -> CachedCase | None:
     if work.folder is None:
         return None
-    return read_case(
+    found = read_case(
         work.folder, work.parsed.digest, entry.id, entry.fingerprint, work.setup.catch_threshold
     )
+    return found if found is not None and _agrees(found.record, plan) else None
+
+
+def _waived(work: CaseWork, record: CaseRecord) -> CaseRecord:
+    setup = work.setup
+    if not setup.waivers or setup.as_of is None:
+        return record
+    return waive_record(record, setup.waivers, setup.as_of, setup.catch_threshold)
 
 
 def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
-    """Second pass over one case: evaluate it (or find its records in the cache).
+    """Second pass over one case: evaluate it (or find its records in the cache), then
+    apply the waivers in force.
 
     A case outside the shard, or whose records the cache holds, is read again only when
     its part of the corpus digest is needed.
     """
     entry = task.entry
-    cached = _cached(work, entry) if task.evaluate else None
+    plan = entry.plan
+    if task.evaluate and plan is None:
+        raise InternalError(f"the baseline of {entry.id} was not checked before its audit")
+    cached = None if plan is None or not task.evaluate else _cached(work, entry, plan)
     if cached is not None and not task.item:
-        return CaseOutcome(cached.record, None, cached.baseline_digest, cached.evaluations)
+        record = _waived(work, cached.record)
+        return CaseOutcome(record, None, cached.baseline_digest, cached.evaluations)
     case, trials, item = _rebuild(work, entry, task.item)
-    if not task.evaluate:
+    if not task.evaluate or plan is None:
         return CaseOutcome(None, item, case.baseline_digest)
     if cached is not None:
-        return CaseOutcome(cached.record, item, cached.baseline_digest, cached.evaluations)
-    results = None
-    if work.folder is not None:
-        results = CaseRuleResults(work.folder, case.id, work.rule_keys)
-    record = _evaluate_case(work, case, trials, results)
-    if results is None or work.folder is None:
-        return CaseOutcome(record, item, case.baseline_digest)
+        record = _waived(work, cached.record)
+        return CaseOutcome(record, item, cached.baseline_digest, cached.evaluations)
+    folder = work.folder
+    results = None if folder is None else CaseRuleResults(folder, case.id, work.rule_keys)
+    record = _evaluate_case(work, case, trials, plan.accepted and plan.complete, results)
+    if results is None or folder is None:
+        return CaseOutcome(_waived(work, record), item, case.baseline_digest)
     results.save()
     evaluations = results.hits + results.misses
     if results.complete and not _infrastructure_error(record):
         summary = CachedCase(record, case.baseline_digest, evaluations)
         write_case(
-            work.folder, work.parsed.digest, entry.fingerprint, work.setup.catch_threshold, summary
+            folder, work.parsed.digest, entry.fingerprint, work.setup.catch_threshold, summary
         )
-    return CaseOutcome(record, item, case.baseline_digest, results.hits, results.misses)
+    return CaseOutcome(
+        _waived(work, record), item, case.baseline_digest, results.hits, results.misses
+    )
 
 
 def _infrastructure_error(record: CaseRecord) -> bool:
@@ -464,48 +636,38 @@ def _infrastructure_error(record: CaseRecord) -> bool:
     )
 
 
-def _labels(work: CaseWork, variant: Variant) -> Labels:
-    return Labels(
-        variant.relation,
-        variant.probe_class,
-        variant.family,
-        work.severity(variant),
-        variant.canary,
-        variant.expect,
-    )
+def _counted(labels: Labels, results: tuple[TrialResult, ...], catch_threshold: float) -> Counted:
+    """An evaluated variant's verdict and trial states, before any waiver."""
+    states = tuple(result.state for result in results)
+    if labels.relation is not Relation.VIOLATION:
+        return Counted(preserve_verdict(results), states)
+    reduced = reduce_trials(probe_trials("", labels, states), catch_threshold)
+    return Counted(violation_verdict(results, reduced), states)
 
 
 def _evaluate_case(
-    work: CaseWork, case: Case, trials: list[list[Trial]], cached: CaseRuleResults | None
+    work: CaseWork,
+    case: Case,
+    trials: list[list[Trial]],
+    clean: bool,
+    cached: CaseRuleResults | None,
 ) -> CaseRecord:
-    """Evaluate a case's eligible variants.
+    """Evaluate a case's eligible variants (no waiver applied).
 
-    Eligibility in SPEC order: label, then invalid baseline (the baseline is
-    evaluated only when the case has a ``valid`` variant), then identical trials.
+    Eligibility in SPEC order: label, then invalid baseline (the first pass checked
+    it), then identical trials.
     """
     parsed = work.parsed
     memo = TextMemo()
-    clean: bool | None = None
     records = []
     for variant, built in zip(case.variants, trials, strict=True):
-        labels = _labels(work, variant)
-        reason = _label_exclusion(variant)
-        if reason is None:
-            if clean is None:
-                clean = baseline_clean(parsed, case.document, case.context, memo, cached)
-            if not clean:
-                reason = ExcludedReason.INVALID_BASELINE
-        if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
-            reason = ExcludedReason.IDENTICAL
+        found = labels(variant, work.severity(variant))
+        reason = exclusion(case, variant, built, clean)
         if reason is not None:
-            records.append(VariantRecord(variant.id, labels, reason))
+            records.append(VariantRecord(variant.id, found, reason))
             continue
         results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo, cached)
-        states = tuple(result.state for result in results)
-        if variant.relation is Relation.VIOLATION:
-            reduced = reduce_trials(probe_trials("", labels, states), work.setup.catch_threshold)
-            verdict = violation_verdict(results, reduced)
-        else:
-            verdict = preserve_verdict(results)
-        records.append(VariantRecord(variant.id, labels, Counted(verdict, states)))
+        records.append(
+            VariantRecord(variant.id, found, _counted(found, results, work.setup.catch_threshold))
+        )
     return CaseRecord(case.id, tuple(records))

@@ -13,8 +13,10 @@ import hashlib
 import os
 import pickle
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import cached_property
 from pathlib import Path
+from typing import Any, TypeVar
 
 from textcontract.audit.reading import (
     AuditConfig,
@@ -25,7 +27,10 @@ from textcontract.audit.reading import (
     build_trial,
     case_files,
     read_config,
+    waived_probe_ids,
+    waiver_problems,
 )
+from textcontract.audit.results import PlannedVariant
 from textcontract.audit.running._cache import CacheFolder, prepare_cache_folder
 from textcontract.audit.running._case_passes import (
     CaseCheck,
@@ -41,9 +46,11 @@ from textcontract.canonical import digest
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InputError, InternalError, Problem
 from textcontract.rules import Registry
-from textcontract.strength import ScoringPolicy
+from textcontract.strength import ProbeRole, ScoringPolicy
 
 __all__ = ["Corpus", "CorpusDigest", "load_corpus", "load_into"]
+
+T = TypeVar("T")
 
 _CHECK_BATCH = 8
 """Case files per batch sent to a worker in the first pass (about 2 ms each)."""
@@ -86,8 +93,12 @@ class Corpus:
     root: Path
     contract_path: Path | None = None
     """The contract's file (``None`` for a contract that was not loaded from one)."""
+    as_of: date | None = None
+    """The date audit.yaml's waivers are judged on (``None``: none applied)."""
     cache: Path | None = None
     """The cache folder (``audit --cache``), or ``None``."""
+    baseline_cache: tuple[int, int] = (0, 0)
+    """Cache hits and misses of the baselines' first check runs (made in the first pass)."""
 
     @property
     def policy(self) -> ScoringPolicy:
@@ -104,9 +115,14 @@ class Corpus:
     def work(self) -> CaseWork:
         """This process's state for reading and auditing the corpus's cases."""
         setup = _setup(
-            self.root, self.display, self.contract, self.allow_missing_rules, self.policy
+            self.root, self.display, self.contract, self.allow_missing_rules, self.config
         )
-        return CaseWork(replace(setup, cache=_folder_name(self.cache)), self.contract)
+        setup = replace(setup, cache=_folder_name(self.cache))
+        day = self.as_of
+        if day is not None:
+            in_force = tuple(waiver for waiver in self.config.waivers if waiver.in_force(day))
+            setup = replace(setup, waivers=in_force, as_of=day)
+        return CaseWork(setup, self.contract)
 
     def cache_folder(self) -> CacheFolder | None:
         return None if self.cache is None else CacheFolder(self.cache)
@@ -170,7 +186,7 @@ def _setup(
     display: str,
     parsed: ParsedContract | None,
     allow_missing_rules: bool,
-    policy: ScoringPolicy,
+    config: AuditConfig,
 ) -> WorkSetup:
     rules = (
         None
@@ -178,7 +194,13 @@ def _setup(
         else {entry.rule.header.id: entry.rule.header.severity for entry in parsed.entries}
     )
     return WorkSetup(
-        str(root), display, rules, allow_missing_rules, policy.catch_threshold, contract=None
+        str(root),
+        display,
+        rules,
+        allow_missing_rules,
+        config.policy.catch_threshold,
+        contract=None,
+        waived_probes=waived_probe_ids(config.waivers),
     )
 
 
@@ -206,6 +228,53 @@ def _load_contract(
         return None
 
 
+class _SharedPlans:
+    """One object for equal ids, labels, fault tuples and variants: a large corpus repeats
+    a few of each, and the plans are held until the audit ends."""
+
+    def __init__(self) -> None:
+        self._seen: dict[Any, Any] = {}
+
+    def _one(self, value: T) -> T:
+        found: T = self._seen.setdefault(value, value)
+        return found
+
+    def check(self, check: CaseCheck) -> CaseCheck:
+        if check.plan is None:
+            return check
+        plan = check.plan
+        variants = tuple(self._variant(variant) for variant in plan.variants)
+        return replace(check, plan=plan._replace(variants=variants))
+
+    def _variant(self, variant: PlannedVariant) -> PlannedVariant:
+        return self._one(
+            PlannedVariant(
+                self._one(variant.variant),
+                self._one(variant.labels),
+                variant.trials,
+                variant.excluded,
+                self._one(variant.faults),
+            )
+        )
+
+
+def _waiver_problems(
+    config: AuditConfig,
+    parsed: ParsedContract | None,
+    checks: list[tuple[str, CaseCheck]],
+    corpus_read: bool,
+) -> list[Problem]:
+    """audit.yaml's waivers against the corpus's probes (when every case file could be
+    read) and the contract's rules."""
+    if not config.waivers or parsed is None:
+        return []
+    roles: dict[str, ProbeRole] = {}
+    for _, check in checks:
+        roles.update(check.roles)
+    rules = {entry.rule.header.id for entry in parsed.entries}
+    return waiver_problems(config.waivers, rules, roles if corpus_read else None)
+
+
 def _first_pass(
     work: CaseWork, checks: list[tuple[str, CaseCheck]], problems: list[Problem]
 ) -> list[CaseEntry]:
@@ -231,7 +300,7 @@ def _first_pass(
     for file, check in kept:
         problems.extend(check.trial_problems)
         if check.fingerprint is not None and check.id is not None:
-            entries.append(CaseEntry(check.id, file, check.fingerprint, check.variants))
+            entries.append(CaseEntry(check.id, file, check.fingerprint, check.variants, check.plan))
     return entries
 
 
@@ -257,17 +326,26 @@ def load_into(
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     parsed = _load_contract(contract_path, contract_display, registry, problems)
     setup = replace(
-        _setup(directory, shown, parsed, allow_missing_rules, config.policy),
-        cache=_folder_name(cache),
+        _setup(directory, shown, parsed, allow_missing_rules, config), cache=_folder_name(cache)
+    )
+    # workers check baselines in the first pass too: the contract goes with the setup
+    shipped = (
+        setup if parsed is None else replace(setup, contract=_shippable(parsed, contract_path))
     )
     skip = os.path.realpath(contract_path) if contract_path is not None else None
     files = [file for file, resolved in found if resolved != skip]
     del found
     work = CaseWork(setup, parsed)
-    checks = list(
-        zip(files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: setup), strict=True)
-    )
+    shared = _SharedPlans()  # plans are shared as they come, so equal parts are held once
+    checks = [
+        (file, shared.check(check))
+        for file, check in zip(
+            files, pool.map(check_case, files, _CHECK_BATCH, work, lambda: shipped), strict=True
+        )
+    ]
+    read_cleanly = not any(check.problems or check.trial_problems for _, check in checks)
     entries = _first_pass(work, checks, problems)
+    problems.extend(_waiver_problems(config, parsed, checks, read_cleanly))
     if problems:
         raise InputError(problems)
     assert parsed is not None  # a contract that failed to load left problems
@@ -280,6 +358,10 @@ def load_into(
         root=directory,
         contract_path=contract_path,
         cache=cache,
+        baseline_cache=(
+            sum(check.hits for _, check in checks),
+            sum(check.misses for _, check in checks),
+        ),
     )
 
 

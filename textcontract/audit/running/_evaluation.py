@@ -3,9 +3,9 @@
 The trials of a case are mostly the baseline with a claim, a fact or a few words
 changed, so most of their surfaces carry the very text the baseline has. A
 :class:`TextMemo` lives for one case and remembers what rules derive from a text
-alone — its normalized profiles, word tokens, token set, script share — so each
-distinct text is normalized and tokenized once per case instead of once per
-trial. Everything a rule computes from the context or its own parameters still
+alone — its normalized profiles and their offset maps, lines, word tokens, token set,
+script share — so each distinct text is normalized and tokenized once per case instead of
+once per trial. Everything a rule computes from the context or its own parameters still
 runs for every trial.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from textcontract._lines import LineCounter
 from textcontract.audit.reading import Expectation, Relation, Trial
 from textcontract.audit.results import (
     TrialResult,
@@ -21,17 +22,16 @@ from textcontract.audit.results import (
     failed_trial,
     violation_trial,
 )
-from textcontract.audit.running._rule_cache import CaseRuleResults
+from textcontract.audit.running._rule_cache import RuleResults
 from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
 from textcontract.rules import Subject
-from textcontract.text import Profile, ScriptShare
+from textcontract.text import OffsetMap, Profile, ScriptShare
 
 __all__ = [
     "Judgement",
     "TextMemo",
-    "baseline_clean",
     "check_trial",
     "check_trial_cached",
     "evaluate_trials",
@@ -41,10 +41,21 @@ __all__ = [
 class TextMemo:
     """Per-text results shared by the check runs of one case (pure functions of the text)."""
 
-    __slots__ = ("histories", "normalized", "shares", "token_sets", "tokens", "unsupported")
+    __slots__ = (
+        "histories",
+        "line_counters",
+        "normalized",
+        "offset_maps",
+        "shares",
+        "token_sets",
+        "tokens",
+        "unsupported",
+    )
 
     def __init__(self) -> None:
         self.normalized: dict[tuple[str, Profile], str] = {}
+        self.offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
+        self.line_counters: dict[str, LineCounter] = {}
         self.tokens: dict[str, tuple[str, ...]] = {}
         self.token_sets: dict[str, frozenset[str]] = {}
         self.shares: dict[str, ScriptShare] = {}
@@ -66,6 +77,19 @@ class _MemoSubject(Subject):
         found = self._memo.normalized.get(key)
         if found is None:
             found = self._memo.normalized[key] = super().normalized(surface, profile)
+        return found
+
+    def offset_map(self, surface: Surface, profile: Profile) -> OffsetMap:
+        key = (surface.text, profile)
+        found = self._memo.offset_maps.get(key)
+        if found is None:
+            found = self._memo.offset_maps[key] = super().offset_map(surface, profile)
+        return found
+
+    def line_counter(self, surface: Surface) -> LineCounter:
+        found = self._memo.line_counters.get(surface.text)
+        if found is None:
+            found = self._memo.line_counters[surface.text] = super().line_counter(surface)
         return found
 
     def tokens(self, surface: Surface) -> tuple[str, ...]:
@@ -127,7 +151,7 @@ def check_trial_cached(
     document: Document,
     context: Context,
     memo: TextMemo,
-    cached: CaseRuleResults,
+    cached: RuleResults,
 ) -> Judgement:
     """:func:`check_trial` where a rule whose result on this trial is cached is not run.
 
@@ -155,23 +179,11 @@ def _check(
     document: Document,
     context: Context,
     memo: TextMemo,
-    cached: CaseRuleResults | None,
+    cached: RuleResults | None,
 ) -> Judgement:
     if cached is None:
         return check_trial(parsed, document, context, memo)
     return check_trial_cached(parsed, document, context, memo, cached)
-
-
-def baseline_clean(
-    parsed: ParsedContract,
-    document: Document,
-    context: Context,
-    memo: TextMemo,
-    cached: CaseRuleResults | None = None,
-) -> bool:
-    """Whether a baseline is accepted and complete (an exception here is not caught: exit 3)."""
-    judged = _check(parsed, document, context, memo, cached)
-    return judged.accepted and judged.complete
 
 
 def evaluate_trials(
@@ -180,7 +192,7 @@ def evaluate_trials(
     expect: tuple[Expectation, ...],
     trials: Sequence[Trial],
     memo: TextMemo,
-    cached: CaseRuleResults | None = None,
+    cached: RuleResults | None = None,
 ) -> tuple[TrialResult, ...]:
     """Every trial of a variant, each reduced at once to what the figures need.
 

@@ -2,10 +2,13 @@
 
 An entry's key is the engine version, the rule's own digest (its part of the contract
 digest: id, type, version, code, severity, enforcement, parameters with defaults) and the
-trial's digest (of its canonical document and context, as a baseline digest is taken).
-The entries of one rule for the trials of one case are kept together in one file, named
-by the rule's digest and the case id, so a case reads each rule's results in one go and
-only the process auditing that case writes them.
+trial's key: the digest of its canonical document and context with each surface's origin
+(SPEC §10) added — a surface's origin is in no digest, but located evidence depends on
+it. The entries of one rule for the trials of one case are kept together in one file,
+named by the rule's digest and the case id, so a case reads each rule's results in one go
+and only the process auditing that case writes them. A baseline's results (the
+preflight's first check run, SPEC §17.3) are kept apart, every rule's in one file per
+case (:class:`BaselineResults`), written by the process that validates the case.
 
 A result holding an ``error`` check (a rule that raised, a pattern that ran out of time)
 is never stored: it is computed again on every run, because a timeout depends on the
@@ -19,7 +22,7 @@ import importlib.metadata
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from textcontract.audit.running._cache import CacheFolder
 from textcontract.canonical import canonical_json, digest
@@ -27,9 +30,20 @@ from textcontract.contract import ParsedContract, RuleEntry
 from textcontract.model import Check, Context, Document, Enforcement, Severity, Status, Surface
 from textcontract.rules import BUILTIN_TYPES, RuleType
 
-__all__ = ["CaseRuleResults", "RuleKey", "TrialDigests", "TrialResults", "rule_keys"]
+__all__ = [
+    "BaselineResults",
+    "CaseRuleResults",
+    "RuleKey",
+    "RuleResults",
+    "TrialDigests",
+    "TrialLookup",
+    "TrialResults",
+    "located_surface_json",
+    "rule_keys",
+]
 
 KIND = "rules"
+BASELINE_KIND = "baselines"
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 _STATUSES = {status.value: status for status in Status}
 _SEVERITIES = {severity.value: severity for severity in Severity}
@@ -195,12 +209,19 @@ def _contents(body: Any, rule: str, case_id: str) -> tuple[list[Any], dict[str, 
     return [], {}
 
 
+def located_surface_json(surface: Surface) -> dict[str, Any]:
+    """A surface's canonical form with its origin (where located evidence is counted from)."""
+    origin = surface.origin
+    return {**surface.to_json(), "origin": [origin.line, origin.file_lines]}
+
+
 class TrialDigests:
-    """Trial digests for the trials of one case, each surface and context serialized once.
+    """Trial keys for the trials of one case, each surface and context serialized once.
 
     The trials of a case share most of their surfaces and contexts (the same objects), so
-    the canonical JSON of ``{"document", "context"}`` is put together from pieces kept by
-    object; the result is the digest :func:`baseline_digest` takes, byte for byte.
+    the canonical JSON of ``{"document", "context"}`` — each surface with its origin
+    (:func:`located_surface_json`) — is put together from pieces kept by object; the
+    result is its SHA-256, byte for byte.
     """
 
     def __init__(self) -> None:
@@ -211,7 +232,8 @@ class TrialDigests:
     def _surface(self, surface: Surface) -> bytes:
         found = self._surfaces.get(id(surface))
         if found is None:
-            text = canonical_json(surface.name) + b":" + canonical_json(surface.to_json())
+            located = canonical_json(located_surface_json(surface))
+            text = canonical_json(surface.name) + b":" + located
             found = self._surfaces[id(surface)] = (surface, text)
         return found[1]
 
@@ -231,6 +253,20 @@ class TrialDigests:
             b"}}}",
         ]
         return "sha256:" + hashlib.sha256(b"".join(parts)).hexdigest()
+
+
+class TrialLookup(Protocol):
+    """One trial's cached results, rule by rule (index = the rule's place in the contract)."""
+
+    def lookup(self, index: int) -> list[Check] | None: ...
+
+    def add(self, index: int, checks: Sequence[Check]) -> None: ...
+
+
+class RuleResults(Protocol):
+    """Where a case's check runs find cached results: its trials', or its baseline's."""
+
+    def trial(self, document: Document, context: Context) -> TrialLookup: ...
 
 
 class TrialResults:
@@ -289,3 +325,94 @@ class CaseRuleResults:
         for pack in self._packs.values():
             if pack is not None and pack.written:
                 self._folder.write_encoded(KIND, pack.key, pack.body(self._case_id))
+
+
+class BaselineResults:
+    """Every rule's cached results on one case's baseline, in one file per case.
+
+    The file holds the baseline's key and, per rule digest, its checks as rows; a baseline
+    with another key (an edited case) finds nothing and replaces the file. Results of
+    rules not in this contract stay (going back to an earlier revision of a rule finds
+    them again). :meth:`save` writes the file when a result was added.
+    """
+
+    def __init__(self, folder: CacheFolder, case_id: str, rules: Sequence[RuleKey]) -> None:
+        self._folder = folder
+        self._case_id = case_id
+        self._rules = rules
+        self._key = folder.key(BASELINE_KIND, {"case": case_id})
+        body = folder.read(BASELINE_KIND, self._key)
+        self._stored, self._results = _baseline_contents(body, case_id)
+        self._added: dict[str, str] = {}
+        """Rule digest → a result computed in this run, as JSON text."""
+        self._trial: str | None = None
+        self._digests = TrialDigests()
+        self.hits = self.misses = 0
+
+    def trial(self, document: Document, context: Context) -> _BaselineLookup:
+        return _BaselineLookup(self, self._digests.trial(document, context))
+
+    def lookup(self, trial: str, index: int) -> list[Check] | None:
+        rule = self._rules[index]
+        rows = None if trial != self._stored else self._results.get(rule.digest or "")
+        checks = None
+        if rule.digest is not None and isinstance(rows, list) and rows:
+            try:
+                checks = [_check(rule.rule, row) for row in rows]
+            except (ValueError, KeyError, TypeError):
+                checks = None
+        if checks is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return checks
+
+    def add(self, trial: str, index: int, checks: Sequence[Check]) -> None:
+        digest = self._rules[index].digest
+        if digest is None or any(check.status is Status.ERROR for check in checks):
+            return
+        self._trial = trial
+        self._added[digest] = _ENCODER.encode([_check_row(check) for check in checks])
+
+    def save(self) -> None:
+        if self._trial is None:
+            return
+        rules: dict[str, str] = {}
+        if self._trial == self._stored:
+            rules = {
+                digest: _ENCODER.encode(rows)
+                for digest, rows in self._results.items()
+                if isinstance(rows, list)
+            }
+        rules.update(self._added)
+        head = _ENCODER.encode({"case": self._case_id, "baseline": self._trial})
+        joined = ",".join(f"{_ENCODER.encode(d)}:{rows}" for d, rows in sorted(rules.items()))
+        self._folder.write_encoded(
+            BASELINE_KIND, self._key, head[:-1] + ',"rules":{' + joined + "}}"
+        )
+
+
+class _BaselineLookup:
+    __slots__ = ("_results", "_trial")
+
+    def __init__(self, results: BaselineResults, trial: str) -> None:
+        self._results = results
+        self._trial = trial
+
+    def lookup(self, index: int) -> list[Check] | None:
+        return self._results.lookup(self._trial, index)
+
+    def add(self, index: int, checks: Sequence[Check]) -> None:
+        self._results.add(self._trial, index, checks)
+
+
+def _baseline_contents(body: Any, case_id: str) -> tuple[str | None, dict[str, Any]]:
+    if (
+        isinstance(body, dict)
+        and list(body) == ["case", "baseline", "rules"]
+        and body["case"] == case_id
+        and isinstance(body["baseline"], str)
+        and isinstance(body["rules"], dict)
+    ):
+        return body["baseline"], body["rules"]
+    return None, {}
