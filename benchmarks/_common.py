@@ -37,6 +37,8 @@ class Finished:
     returncode: int
     seconds: float
     peak_rss_kib: int
+    cpu_seconds: float = 0.0
+    """User and system time of the process and the children it waited for."""
 
     def json_line(self) -> dict[str, Any]:
         """The last line of stdout, read as a JSON object (what workers report)."""
@@ -66,7 +68,8 @@ _, status, usage = os.wait4(pid, 0)
 seconds = time.perf_counter() - started
 code = os.waitstatus_to_exitcode(status)
 with open(report, "w") as stream:
-    json.dump({"seconds": seconds, "maxrss": usage.ru_maxrss, "code": code}, stream)
+    cpu = usage.ru_utime + usage.ru_stime
+    json.dump({"seconds": seconds, "cpu": cpu, "maxrss": usage.ru_maxrss, "code": code}, stream)
 sys.exit(code if 0 <= code < 256 else 1)
 """
 
@@ -101,6 +104,7 @@ def run_child(
             int(measured["code"]),
             float(measured["seconds"]),
             int(measured["maxrss"]),
+            float(measured.get("cpu", 0.0)),
         )
 
 

@@ -1,6 +1,7 @@
 """Rendering overhead of textcontract.render against plain Jinja2 (SPEC §15).
 
-    python benchmarks/render.py            # the figures (about 20 s)
+    python benchmarks/render.py            # the figures (a few seconds)
+    python benchmarks/render.py --phases   # and the two halves of render()
     python benchmarks/render.py --smoke    # CI: a few rounds, asserts nothing about time
 
 The subject is a ~2 KB order e-mail with a subject surface and ten claims (money with
@@ -18,6 +19,11 @@ The subject is a ~2 KB order e-mail with a subject surface and ten claims (money
 
 Each figure is the best of many timed batches, in µs per rendering; rounds interleave the
 variants so that a busy machine slows them alike. Target: ``render()`` / ``plain`` <= 1.5.
+
+``--phases`` also times render()'s two halves apart: ``recording`` is the claimed template
+through ``Template.render`` with a fresh recorder installed (what ``render()`` does before
+the assembly), ``assembly`` the assembly of one stored output into a Document, again and
+again (so its code and data stay in the caches, unlike in ``render()``).
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ if __package__ in (None, ""):  # run as a script: make `textcontract` importable
 from jinja2 import Environment, StrictUndefined
 
 from textcontract.render import environment, render
+from textcontract.render._assemble import assemble
+from textcontract.render._recorder import ACTIVE, Recorder
 
 EMAIL = """\
 {% surface "subject", state="after" -%}
@@ -135,7 +143,19 @@ def _best(functions: dict[str, Callable[[], object]], rounds: int, batch: int) -
     return best
 
 
-def measure(rounds: int, batch: int) -> dict[str, float]:
+def _recording(template: Any) -> Callable[[], tuple[str, Recorder]]:
+    def recording() -> tuple[str, Recorder]:
+        recorder = Recorder()
+        token = ACTIVE.set(recorder)
+        try:
+            return template.render(VARIABLES), recorder
+        finally:
+            ACTIVE.reset(token)
+
+    return recording
+
+
+def measure(rounds: int, batch: int, *, phases: bool = False) -> dict[str, float]:
     claimed_env = environment()
     plain_env = Environment(undefined=StrictUndefined)
     claimed = claimed_env.from_string(EMAIL)
@@ -145,17 +165,19 @@ def measure(rounds: int, batch: int) -> dict[str, float]:
     document = render(claimed, VARIABLES)
     claims = sum(len(surface.claims) for surface in document.surfaces)
     anchors = sum(len(a) for surface in document.surfaces for a in surface.anchors.values())
-    timings = _best(
-        {
-            "render": lambda: render(claimed, VARIABLES),
-            "plain": lambda: plain.render(VARIABLES),
-            "idle": lambda: claimed.render(VARIABLES),
-            "no_claims_render": lambda: render(plain_in_claimed_env, VARIABLES),
-            "no_claims_with_extension": lambda: plain_in_claimed_env.render(VARIABLES),
-        },
-        rounds,
-        batch,
-    )
+    functions: dict[str, Callable[[], object]] = {
+        "render": lambda: render(claimed, VARIABLES),
+        "plain": lambda: plain.render(VARIABLES),
+        "idle": lambda: claimed.render(VARIABLES),
+        "no_claims_render": lambda: render(plain_in_claimed_env, VARIABLES),
+        "no_claims_with_extension": lambda: plain_in_claimed_env.render(VARIABLES),
+    }
+    if phases:
+        recording = _recording(claimed)
+        output, recorder = recording()
+        functions["recording"] = recording
+        functions["assembly"] = lambda: assemble(output, recorder, "current", claimed)
+    timings = _best(functions, rounds, batch)
     return {
         **timings,
         "template_bytes": len(EMAIL.encode("utf-8")),
@@ -168,9 +190,10 @@ def measure(rounds: int, batch: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--smoke", action="store_true", help="a few rounds; no figures to keep")
+    parser.add_argument("--phases", action="store_true", help="also time recording and assembly")
     options = parser.parse_args(argv)
     rounds, batch = (3, 50) if options.smoke else (40, 200)
-    found = measure(rounds, batch)
+    found = measure(rounds, batch, phases=options.phases or options.smoke)
     ratio = found["render"] / found["plain"]
     print(
         f"# render overhead: {found['template_bytes']:,} B template, {found['claims']} claims "
@@ -182,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"template without claims, render()         {found['no_claims_render']:8.1f} µs")
     print(f"template without claims, with extension   {found['no_claims_with_extension']:8.1f} µs")
     print(f"render() / plain: {ratio:.2f} (target <= 1.5)")
+    if "recording" in found:
+        print(f"recording: claimed template with a recorder      {found['recording']:8.1f} µs")
+        print(f"assembly of one stored output, alone            {found['assembly']:8.1f} µs")
+        after = found["render"] - found["recording"]
+        print(f"assembly inside render() (render - recording)   {after:8.1f} µs")
     if options.smoke:
         print("smoke: a few rounds check that the benchmark runs; the target is for full runs")
     return 0

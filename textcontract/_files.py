@@ -33,6 +33,7 @@ __all__ = [
     "read_bytes_capped",
     "read_input_bytes",
     "read_input_text",
+    "read_stream_bytes",
 ]
 
 MAX_INPUT_ENV = "TEXTCONTRACT_MAX_INPUT_BYTES"
@@ -148,6 +149,17 @@ def read_input_bytes(path: str | os.PathLike[str], display: str) -> bytes:
         return read_bytes_capped(path)
     except OSError as exc:
         raise InputError.at(f"cannot read file: {exc.strerror or exc}", display) from None
+
+
+def read_stream_bytes(handle: BinaryIO, display: str) -> bytes:
+    """Everything an open stream holds (standard input), at most :func:`input_size_cap` bytes.
+
+    Failures are an :class:`InputError` naming ``display`` (``<stdin>``).
+    """
+    try:
+        return _read_up_to(handle, input_size_cap(), _CHUNK)
+    except OSError as exc:
+        raise InputError.at(f"cannot read: {exc.strerror or exc}", display) from None
 
 
 def decode_utf8(data: bytes, file: str | None = None) -> str:

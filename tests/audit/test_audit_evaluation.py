@@ -20,12 +20,12 @@ from tests.audit.audit_builders import (
     violation,
     write_corpus,
 )
+from textcontract import _pool as pool_module
+from textcontract._pool import Pool
 from textcontract.audit import audit_directory, load_corpus, run_audit
 from textcontract.audit.running import _case_passes as case_passes_module
 from textcontract.audit.running import _corpus as corpus_module
 from textcontract.audit.running import _evaluation as evaluation_module
-from textcontract.audit.running import _pool as pool_module
-from textcontract.audit.running._pool import Pool
 from textcontract.engine import evaluate
 from textcontract.errors import InputError, InternalError
 from textcontract.formats.json_text import write_pretty

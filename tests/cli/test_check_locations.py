@@ -18,6 +18,7 @@ from textcontract.cli import app
 from textcontract.cli._ci_check import emit_check_ci
 from textcontract.contract import parse_contract_file
 from textcontract.engine import evaluate
+from textcontract.formats.check_findings import CheckedDocument
 from textcontract.inputs import load_document_file
 from textcontract.model import Context
 
@@ -166,10 +167,10 @@ def test_text_output_shows_where_each_located_check_is(
     flat = " ".join(out.split())
     assert "mail.md:10:13" in flat
     assert "mail.md:11:5" not in flat  # one location per check: its first located item
-    assert "mail.md:3 (subject 1:10)" in flat
+    assert "mail.md:3 (surface subject, 1:10)" in flat
     assert "mail.md:10:25" in flat
-    assert "reply.json:2 (body 2:6)" in flat
-    assert "reply.json:3 (subject 1:4)" in flat
+    assert "reply.json:2 (surface body, 2:6)" in flat
+    assert "reply.json:3 (surface subject, 1:4)" in flat
 
 
 def test_ci_formats_without_the_documents_fall_back_to_the_file_name(
@@ -181,7 +182,7 @@ def test_ci_formats_without_the_documents_fall_back_to_the_file_name(
     parsed = parse_contract_file(files / "textcontract.yaml", "textcontract.yaml")
     document = load_document_file(files / "mail.md", "mail.md")
     report = evaluate(parsed, document, Context.empty())
-    emit_check_ci("github", parsed, [("mail.md", report)], None)
+    emit_check_ci("github", parsed, [CheckedDocument("mail.md", report.to_dict())], None)
     places = [line.split(",title=")[0] for line in capsys.readouterr().out.splitlines()]
     assert places == [
         "::error file=mail.md,line=10,endLine=10,col=13,endColumn=22",

@@ -8,10 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from textcontract.cli import app, main
-from textcontract.cli._fast import _parse, fast_check
+from textcontract.cli._check_run import CheckRequest
+from textcontract.cli._fast import _parse, fast_check, parse_request
 
 runner = CliRunner()
 
@@ -81,9 +84,13 @@ def test_output_file(orders: Path, tmp_path: Path) -> None:
         pytest.param([], id="nothing"),
         pytest.param(["--help"], id="root-help"),
         pytest.param(["score", "x"], id="other-command"),
-        pytest.param(["check", "doc.md"], id="text-format-default"),
-        pytest.param(["check", "doc.md", "--format", "text"], id="text-format"),
         pytest.param(["check", "doc.md", "--format", "xml"], id="bad-format"),
+        pytest.param(["check", "doc.md", "--stdin-format", "xml"], id="bad-stdin-format"),
+        pytest.param(["check", "doc.md", "--jobs", "0"], id="no-jobs"),
+        pytest.param(["check", "doc.md", "-j", "two"], id="jobs-not-a-number"),
+        pytest.param(["check", "doc.md", "-o", "out/"], id="output-folder"),
+        pytest.param(["check", "doc.md", "-vq"], id="joined-flags"),
+        pytest.param(["check"], id="nothing"),
         pytest.param(["check", "--format", "json"], id="no-document"),
         pytest.param(["check", "doc.md", "--format", "json", "--help"], id="help"),
         pytest.param(["check", "doc.md", "-fjson"], id="joined-short"),
@@ -199,3 +206,47 @@ def test_a_failing_check_is_run_once(
     assert exited.value.code == 2
     assert len(calls) == 1
     assert "missing.context.json: cannot read file" in capsys.readouterr().err
+
+
+_TOKENS = [
+    ["a.md"], ["docs/"], ["./b.json"], ["-"], ["x y.md"], ["--"], ["-x"], ["é.md"],
+    ["--context", "c.json"], ["--context=c.json"], ["--context", "-"], ["--context"],
+    ["--contract", "k.yaml"], ["-c", "k.yaml"], ["-c=k.yaml"], ["--contract="],
+    ["--format", "json"], ["-f", "jsonl"], ["--format=text"], ["-f", "sarif"], ["-f", "xml"],
+    ["-fjson"], ["--output", "o.json"], ["-o", "out/"], ["-o", "o.txt"],
+    ["--batch", "b.jsonl"], ["--batch", "-"], ["--batch=-"], ["-j", "2"], ["--jobs", "0"],
+    ["--jobs=3"], ["-j", "two"], ["--stdin-format", "json"], ["--stdin-format", "yaml"],
+    ["-v"], ["-q"], ["--verbose"], ["--quiet"], ["-vq"], ["--help"], ["-h"], ["-V"],
+]  # fmt: skip
+
+
+_PLAIN = [
+    ["a.md"], ["docs/"], ["-"], ["-c", "k.yaml"], ["-f", "jsonl"], ["--format=text"],
+    ["--batch", "b.jsonl"], ["-j", "2"], ["-o", "o.json"], ["-v"], ["-q"], ["--context=c.json"],
+]  # fmt: skip
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_PLAIN) | st.sampled_from(_TOKENS), max_size=7))
+def test_the_fast_path_parses_exactly_what_typer_parses(tokens: list[list[str]]) -> None:
+    """A command line the fast path takes gives typer the same request, and typer takes it."""
+    arguments = ["check", *(token for group in tokens for token in group)]
+    fast = parse_request(arguments)
+    if fast is None:
+        return  # handed to typer: nothing to compare
+    import textcontract.cli._check as check_module
+
+    seen: list[CheckRequest] = []
+    original = check_module.run_check
+
+    def record(request: CheckRequest) -> int:
+        seen.append(request)
+        return 0
+
+    check_module.run_check = record
+    try:
+        result = runner.invoke(app, arguments)
+    finally:
+        check_module.run_check = original
+    assert result.exit_code == 0, result.output
+    assert seen == [fast]

@@ -46,7 +46,7 @@ def test_help_names_arguments_as_users_write_them(command: str) -> None:
 @pytest.mark.parametrize(
     ("command", "usage"),
     [
-        ("check", "Usage: textcontract check [OPTIONS] DOC…"),
+        ("check", "Usage: textcontract check [OPTIONS] [DOC…]"),
         ("audit", "Usage: textcontract audit [OPTIONS] DIR"),
         ("aggregate-strength", "Usage: textcontract aggregate-strength [OPTIONS] ARTIFACT…"),
         ("compare", "Usage: textcontract compare [OPTIONS] A B"),
@@ -70,7 +70,10 @@ def test_check_help_lists_its_options_by_metavar() -> None:
 def test_a_missing_argument_is_named_by_its_metavar() -> None:
     result = runner.invoke(app, ["check"])
     assert result.exit_code == 2
-    assert "Missing argument 'DOC…'" in result.stderr
+    assert "nothing to check: give documents (DOC…) or --batch FILE" in result.stderr
+    result = runner.invoke(app, ["audit"])
+    assert result.exit_code == 2
+    assert "Missing argument 'DIR'" in result.stderr
 
 
 @pytest.mark.parametrize("arguments", [["check", "-h"], ["check", "-V"], ["-V"], ["-h"]])

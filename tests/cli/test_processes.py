@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.audit.audit_builders import REFUND, REWORD, case_text, preserve, violation, write_corpus
-from textcontract.audit.running._pool import Pool, _results, _Sent, watch_parent
+from textcontract._pool import Pool, _results, _Sent, watch_parent
 from textcontract.cli import app
 from textcontract.cli._fast import fast_check
 from textcontract.errors import InternalError
@@ -206,7 +206,7 @@ def test_the_portable_parent_watch_ends_an_orphan() -> None:
     # A child without a parent-death signal, watched by polling only; its parent is killed.
     orphan = (
         "import os, time\n"
-        "from textcontract.audit.running._pool import watch_parent\n"
+        "from textcontract._pool import watch_parent\n"
         "watch_parent(os.getppid(), 0.05)\n"
         "time.sleep(60)\n"
     )
@@ -258,9 +258,9 @@ def _raise(error: BaseException) -> Callable[..., object]:
 def test_an_internal_error_is_exit_3_with_a_traceback_on_both_routes(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import textcontract.cli._check_run as check_run
+    import textcontract.engine._stream as stream
 
-    monkeypatch.setattr(check_run, "evaluate", _raise(RuntimeError("a bug")))
+    monkeypatch.setattr(stream, "evaluate", _raise(RuntimeError("a bug")))
     result = runner.invoke(app, [*_check_arguments()[:-1], "text"])
     assert result.exit_code == 3
     assert result.stderr.startswith("internal error (a bug in textcontract; please report it):\n")
@@ -274,7 +274,7 @@ def test_an_internal_error_is_exit_3_with_a_traceback_on_both_routes(
 
 def test_an_internal_error_in_a_real_process_is_exit_3() -> None:
     boom = (
-        "import textcontract.cli._check_run as m\n"
+        "import textcontract.engine._stream as m\n"
         "def boom(*args, **kwargs): raise RuntimeError('a bug')\n"
         "m.evaluate = boom\n"
     )
@@ -293,9 +293,9 @@ def test_an_internal_error_in_a_real_process_is_exit_3() -> None:
 def test_ctrl_c_is_exit_130_on_both_routes(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import textcontract.cli._check_run as check_run
+    import textcontract.engine._stream as stream
 
-    monkeypatch.setattr(check_run, "evaluate", _raise(KeyboardInterrupt()))
+    monkeypatch.setattr(stream, "evaluate", _raise(KeyboardInterrupt()))
     result = runner.invoke(app, _check_arguments())
     assert (result.exit_code, result.stdout, result.stderr) == (130, "", "interrupted\n")
     assert fast_check(_check_arguments()) == 130
@@ -305,7 +305,7 @@ def test_ctrl_c_is_exit_130_on_both_routes(
 def test_ctrl_c_in_a_real_check_process_is_exit_130(tmp_path: Path) -> None:
     # The check is made to wait, so that the signal comes while it runs.
     slow = (
-        "import time, textcontract.cli._check_run as m\n"
+        "import time, textcontract.engine._stream as m\n"
         "original = m.evaluate\n"
         "def slow(*args, **kwargs):\n"
         "    print('running', flush=True)\n"

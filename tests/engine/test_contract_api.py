@@ -49,6 +49,7 @@ def test_report_json_shape_and_key_order() -> None:
         "engine",
         "contract",
         "input",
+        "source",
         "policy",
         "accepted",
         "complete",
@@ -152,3 +153,17 @@ def test_loaders_refuse_the_wrong_kind_of_argument() -> None:
         textcontract.load_contract(b"c.yaml")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="takes YAML text"):
         textcontract.load_contract_text(Path("c.yaml"))  # type: ignore[arg-type]
+
+
+def test_a_report_names_its_source_only_when_the_caller_does() -> None:
+    contract = textcontract.load_contract_text(CONTRACT)
+    unnamed = contract.check("ok", {"order.status": "shipped"})
+    assert unnamed.source is None
+    assert json.loads(unnamed.to_json())["source"] is None
+    named = contract.check("ok", {"order.status": "shipped"}, source="reply-7")
+    assert named.source == "reply-7"
+    assert json.loads(named.to_json())["source"] == "reply-7"
+    assert named.to_dict()["input"] == unnamed.to_dict()["input"]  # digests do not change
+    assert json.loads(named.to_json())["report_version"] == 1
+    with pytest.raises(TypeError, match="source must be a string or None, not int"):
+        contract.check("ok", None, source=7)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ import pytest
 from textcontract.formats.check_findings import (
     CheckedDocument,
     Region,
-    check_location,
+    evidence_location,
     location_text,
     region_of,
 )
@@ -75,16 +75,16 @@ def test_a_surface_the_caller_names_is_in_file_lines() -> None:
 
 def test_the_first_located_evidence_item_is_the_checks_place() -> None:
     located = _check("body", [2, 1], [2, 5])
-    assert check_location(located) == located["evidence"][1]["location"]
-    assert check_location({"evidence": [{"match": "x"}, "not an item"]}) is None
+    assert evidence_location(located) == located["evidence"][1]["location"]
+    assert evidence_location({"evidence": [{"match": "x"}, "not an item"]}) is None
 
 
 @pytest.mark.parametrize(
     ("surface_line", "in_file_lines", "expected"),
     [
         pytest.param(12, True, "mail.md:12:5", id="file-lines"),
-        pytest.param(4, False, "mail.md:4 (subject 12:5)", id="value-written-in-the-file"),
-        pytest.param(None, False, "mail.md (subject 12:5)", id="line-unknown"),
+        pytest.param(4, False, "mail.md:4 (surface subject, 12:5)", id="value-written-in-the-file"),
+        pytest.param(None, False, "mail.md (surface subject, 12:5)", id="line-unknown"),
     ],
 )
 def test_location_text(surface_line: int | None, in_file_lines: bool, expected: str) -> None:

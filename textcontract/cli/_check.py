@@ -1,17 +1,27 @@
-"""``textcontract check``: load everything, evaluate every document, render, exit 0/1."""
+"""``textcontract check``: read every input, check them one by one, render, exit 0/1."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from textcontract.cli._check_run import CheckFormat, resolve_contract, run_check
+from textcontract.cli._check_run import (
+    CheckFormat,
+    CheckRequest,
+    StdinFormat,
+    resolve_contract,
+    run_check,
+)
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import ContractOption, OutputOption, VersionOption
 
 __all__ = ["CheckFormat", "register", "resolve_contract", "run_check"]
+
+_DOCUMENTS_HELP = (
+    "Documents to check: files (.json, else markdown/text), folders (searched for *.md, "
+    "*.markdown, *.txt, *.json; hidden ones skipped) or - for standard input."
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -19,20 +29,65 @@ def register(app: typer.Typer) -> None:
     @exits_with_codes
     def check_command(
         documents: Annotated[
-            list[Path],
-            typer.Argument(metavar="DOC…", help="Documents to check (.json, else markdown/text)."),
-        ],
+            list[str] | None,
+            typer.Argument(metavar="DOC…", help=_DOCUMENTS_HELP, show_default=False),
+        ] = None,
         context: Annotated[
-            Path | None,
-            typer.Option("--context", metavar="FILE", help="Context JSON file (default: empty)."),
+            str | None,
+            typer.Option(
+                "--context",
+                metavar="FILE",
+                help="Context JSON file for every document (default: each document's "
+                "X.context.json beside it, else empty).",
+            ),
         ] = None,
         contract: ContractOption = None,
+        batch: Annotated[
+            str | None,
+            typer.Option(
+                "--batch",
+                metavar="FILE",
+                help='JSON Lines file of cases {"id", "document", "context"} (- for stdin).',
+            ),
+        ] = None,
+        stdin_format: Annotated[
+            StdinFormat,
+            typer.Option("--stdin-format", help="How a document read from - is written."),
+        ] = StdinFormat.markdown,
         output_format: Annotated[
             CheckFormat, typer.Option("--format", "-f", help="Output format.")
         ] = CheckFormat.text,
         output: OutputOption = None,
+        jobs: Annotated[
+            int,
+            typer.Option(
+                "--jobs",
+                "-j",
+                min=1,
+                metavar="N",
+                help="Processes that read and check documents (this one included).",
+            ),
+        ] = 1,
+        verbose: Annotated[
+            bool, typer.Option("--verbose", "-v", help="Text: show satisfied checks too.")
+        ] = False,
+        quiet: Annotated[
+            bool, typer.Option("--quiet", "-q", help="Text: only each document's verdict line.")
+        ] = False,
         version: VersionOption = False,
     ) -> int:
         """Check documents against a contract. Exit 0 when every document is accepted."""
         del version  # -V/--version is handled by its callback
-        return run_check(documents, context, contract, output_format, output)
+        request = CheckRequest(
+            documents=tuple(documents or ()),
+            context=context,
+            contract=contract,
+            output_format=output_format,
+            output=output,
+            batch=batch,
+            stdin_format=stdin_format,
+            jobs=jobs,
+            verbose=verbose,
+            quiet=quiet,
+        )
+        return run_check(request)

@@ -2,28 +2,38 @@
 
 :mod:`textcontract.cli._check` registers the command; :mod:`textcontract.cli._fast` runs it
 directly for plain argument lists, so a cold ``check`` does not pay for the CLI framework.
+
+A run has two passes (SPEC §11): every input is read and validated first, so an input
+error stops the run before anything is checked or written; then each input is read again,
+checked, and its report written before the next is read.
 """
 
 from __future__ import annotations
 
+import shutil
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textcontract.cli._atomic import check_output_file
-from textcontract.cli._output import emit, emit_rendered
+from textcontract.cli._output import output_sink, terminal_console
 from textcontract.contract import (
     CONTRACT_FILENAME,
     ParsedContract,
     locate_contract,
     parse_contract_file,
 )
-from textcontract.engine import evaluate
+from textcontract.engine import Checked, check_inputs
 from textcontract.errors import ExitCode, InputError
-from textcontract.formats.report_json import render_json, render_jsonl
-from textcontract.inputs import load_context_file, load_document_file
-from textcontract.model import Context
+from textcontract.inputs import read_inputs, request_problems
 
-__all__ = ["CheckFormat", "resolve_contract", "run_check"]
+if TYPE_CHECKING:
+    from textcontract.formats.check_findings import CheckedDocument
+
+__all__ = ["CheckFormat", "CheckRequest", "StdinFormat", "resolve_contract", "run_check"]
 
 
 class CheckFormat(StrEnum):
@@ -33,6 +43,27 @@ class CheckFormat(StrEnum):
     sarif = "sarif"
     junit = "junit"
     github = "github"
+
+
+class StdinFormat(StrEnum):
+    markdown = "markdown"
+    json = "json"
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """A ``check`` command line, parsed: paths as the user gave them."""
+
+    documents: tuple[str, ...]
+    context: str | None = None
+    contract: Path | None = None
+    output_format: CheckFormat = CheckFormat.text
+    output: Path | None = None
+    batch: str | None = None
+    stdin_format: StdinFormat = StdinFormat.markdown
+    jobs: int = 1
+    verbose: bool = False
+    quiet: bool = False
 
 
 def resolve_contract(contract: Path | None) -> ParsedContract:
@@ -47,33 +78,92 @@ def resolve_contract(contract: Path | None) -> ParsedContract:
     return parse_contract_file(*found)
 
 
-def run_check(
-    documents: list[Path],
-    context: Path | None,
-    contract: Path | None,
-    output_format: CheckFormat,
-    output: Path | None,
-) -> int:
-    check_output_file(output)
-    definition = resolve_contract(contract)
-    loaded_context = (
-        load_context_file(context, str(context)) if context is not None else Context.empty()
-    )
-    loaded = [(str(path), load_document_file(path, str(path))) for path in documents]
-    reports = [(name, evaluate(definition, document, loaded_context)) for name, document in loaded]
-    if output_format is CheckFormat.json:
-        emit(render_json(reports), output)
-    elif output_format is CheckFormat.jsonl:
-        emit(render_jsonl(reports), output)
+class _Verdict:
+    """Whether every report seen so far was accepted."""
+
+    def __init__(self) -> None:
+        self.accepted = True
+
+    def watch(self, checked: Iterable[Checked]) -> Iterator[Checked]:
+        for item in checked:
+            self.accepted = self.accepted and item.report.accepted
+            yield item
+
+
+def _documents(checked: Iterable[Checked]) -> Iterator[CheckedDocument]:
+    from textcontract.formats.check_findings import CheckedDocument
+
+    for item in checked:
+        origin = item.origin
+        yield CheckedDocument(
+            origin.source,
+            item.report.to_dict(),
+            item.surface_lines,
+            file=origin.file,
+            markdown=origin.markdown,
+            line=origin.line,
+        )
+
+
+def run_check(request: CheckRequest) -> int:
+    if request.verbose and request.quiet:
+        raise InputError.at("--verbose and --quiet exclude each other; give one", None)
+    problems = request_problems(request.documents, request.batch)
+    if problems:
+        raise InputError(problems)
+    check_output_file(request.output)
+    definition = resolve_contract(request.contract)
+    stdin = getattr(sys.stdin, "buffer", None)
+    with read_inputs(
+        request.documents,
+        batch=request.batch,
+        context=request.context,
+        stdin_json=request.stdin_format is StdinFormat.json,
+        stdin=stdin,
+    ) as inputs:
+        verdict = _Verdict()
+        checked = check_inputs(definition, inputs, request.jobs)
+        try:
+            _write(request, definition, verdict.watch(checked), len(inputs) > 1)
+        finally:
+            checked.close()  # stops the workers now, even when writing failed
+    return int(ExitCode.OK if verdict.accepted else ExitCode.FAILED)
+
+
+def _write(
+    request: CheckRequest, parsed: ParsedContract, checked: Iterator[Checked], several: bool
+) -> None:
+    output_format, output = request.output_format, request.output
+    if output_format in (CheckFormat.json, CheckFormat.jsonl):
+        from textcontract.formats.report_json import write_json, write_jsonl
+
+        reports = (item.report.to_dict() for item in checked)
+        with output_sink(output) as sink:
+            if output_format is CheckFormat.json:
+                write_json(reports, several, sink.write)
+            else:
+                write_jsonl(reports, sink.write)
     elif output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
         from textcontract.cli._ci_check import emit_check_ci  # SPEC §12
 
-        sources = [document for _, document in loaded]
-        emit_check_ci(output_format.value, definition, reports, output, sources)
+        emit_check_ci(output_format.value, parsed, _documents(checked), output)
     else:
-        from textcontract.formats.report_text import render_report_text  # imports rich
+        _write_text(request, _documents(checked))
 
-        sources = [document for _, document in loaded]
-        emit_rendered(lambda console: render_report_text(reports, console, sources), output)
-    accepted = all(report.accepted for _, report in reports)
-    return int(ExitCode.OK if accepted else ExitCode.FAILED)
+
+def _write_text(request: CheckRequest, documents: Iterator[CheckedDocument]) -> None:
+    from textcontract.formats.report_text import (
+        TextOptions,
+        print_report_text,
+        write_report_text,
+    )
+
+    console = terminal_console() if request.output is None else None
+    if console is not None:
+        options = TextOptions(console.width, request.verbose, request.quiet)
+        print_report_text(documents, console, options)
+        return
+    width = shutil.get_terminal_size().columns
+    options = TextOptions(width, request.verbose, request.quiet)
+    with output_sink(request.output) as sink:
+        write_report_text(documents, sink.write, options)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from textcontract._version import __version__
@@ -12,7 +12,6 @@ from textcontract.cli._output import output_sink
 from textcontract.contract import ParsedContract
 from textcontract.formats.check_findings import CheckedDocument, RuleInfo
 from textcontract.formats.json_text import write_pretty
-from textcontract.model import Document, Report
 
 __all__ = ["CI_CHECK_FORMATS", "emit_check_ci", "rule_infos"]
 
@@ -34,31 +33,15 @@ def rule_infos(parsed: ParsedContract) -> list[RuleInfo]:
     ]
 
 
-def _documents(
-    reports: Iterable[tuple[str, Report]], documents: Sequence[Document]
-) -> Iterator[CheckedDocument]:
-    """Each report with where its surfaces stand in their file (SPEC §10), when known."""
-    for index, (name, report) in enumerate(reports):
-        if index < len(documents):
-            yield CheckedDocument.of(name, report.to_dict(), documents[index])
-        else:
-            yield CheckedDocument(name, report.to_dict())
-
-
 def emit_check_ci(
     output_format: str,
     parsed: ParsedContract,
-    reports: Sequence[tuple[str, Report]],
+    documents: Iterable[CheckedDocument],
     output: Path | None,
-    sources: Sequence[Document] = (),
 ) -> None:
-    """Render ``reports`` (name as given, report) in a CI format to ``output`` or stdout.
-
-    ``sources`` are the checked documents, in the same order: their surfaces' origins put
-    each finding on its line in the file.
-    """
+    """Render checked documents, as they come, in a CI format to ``output`` or stdout."""
     base = os.getcwd()
-    documents = _documents(reports, sources)
+    documents = iter(documents)
     with output_sink(output) as sink:
         write = sink.write
         if output_format == "sarif":

@@ -1,33 +1,76 @@
-"""A fast path for the hot command: ``textcontract check … --format json|jsonl``.
+"""A fast path for the hot command: ``textcontract check …``.
 
 Starting typer (with click, pydantic and rich) costs more than loading a contract and
 checking a document, so :func:`main` first offers the arguments to :func:`fast_check`.
-It accepts only plain invocations — ``check``, document paths, and ``--context``,
-``--contract``/``-c``, ``--format``/``-f`` (``json`` or ``jsonl``), ``--output``/``-o``
-each with a value (``--name value`` or ``--name=value``) — and runs the same
-:func:`~textcontract.cli._check_run.run_check` the typer command runs. Anything else
-(help, another command, the text format, an unknown or malformed option, a value that
-starts with ``-``) returns ``None`` and typer parses the command line as always: the
-hand-over is for parsing only. Once the fast path has taken the command, it runs it once,
-and a failure is reported by :func:`~textcontract.cli._errors.failure_exit_code`, the
-same function the typer commands use — inputs are never read twice (a contract given as
-``<(cat c.yaml)`` can be read only once).
+It accepts only plain invocations — ``check``, document paths (files, folders, ``-`` for
+standard input), ``--context``, ``--contract``/``-c``, ``--format``/``-f`` (one of the
+formats), ``--output``/``-o``, ``--batch``, ``--stdin-format`` (``markdown`` or ``json``)
+and ``--jobs``/``-j`` (a positive number) each with a value (``--name value`` or
+``--name=value``), and the flags ``--verbose``/``-v`` and ``--quiet``/``-q`` — and runs the
+same :func:`~textcontract.cli._check_run.run_check` the typer command runs (rich is
+imported only to print text to a terminal). Anything else (help, another command, an
+unknown or malformed option, a value that starts with ``-``, an output path ending in
+``/``) returns ``None`` and typer parses the command line as always: the hand-over is for
+parsing only.
+Once the fast path has taken the command, it runs it once, and a failure is reported by
+:func:`~textcontract.cli._errors.failure_exit_code`, the same function the typer commands
+use — a command is never run twice (a contract given as ``<(cat c.yaml)`` can be read
+only once). ``--batch -`` reads the batch from standard input.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["fast_check"]
+if TYPE_CHECKING:
+    from textcontract.cli._check_run import CheckRequest
+
+__all__ = ["fast_check", "parse_request"]
 
 _LONG = {
+    "--batch": "batch",
     "--context": "context",
     "--contract": "contract",
     "--format": "format",
+    "--jobs": "jobs",
     "--output": "output",
+    "--stdin-format": "stdin-format",
 }
-_SHORT = {"-c": "contract", "-f": "format", "-o": "output"}
-_FORMATS = ("json", "jsonl")
+_SHORT = {"-c": "contract", "-f": "format", "-j": "jobs", "-o": "output"}
+_FLAGS = {"--verbose": "verbose", "-v": "verbose", "--quiet": "quiet", "-q": "quiet"}
+_FORMATS = ("text", "json", "jsonl", "sarif", "junit", "github")
+_STDIN_FORMATS = ("markdown", "json")
+_STDIN = "-"
+
+
+def _plain_values(options: dict[str, str]) -> bool:
+    """Whether every value is one typer would take as it is (else typer says why not)."""
+    if options.get("format", "text") not in _FORMATS:
+        return False
+    if options.get("stdin-format", "markdown") not in _STDIN_FORMATS:
+        return False
+    jobs = options.get("jobs", "1")
+    if not (jobs.isascii() and jobs.isdigit() and int(jobs) >= 1):
+        return False
+    return not options.get("output", "").endswith("/")
+
+
+def _option(argument: str, rest: Iterator[str]) -> tuple[str, str] | None:
+    """``(name, value)`` of an option with a value, taking the value from ``rest`` unless it
+    is inline (``--name=value``); None for anything typer must parse."""
+    name, equals, inline = argument.partition("=")
+    if name in _LONG and equals:
+        value: str | None = inline
+    elif name in _LONG or (argument in _SHORT and not equals):
+        value = next(rest, None)
+    else:
+        return None  # --help, --, unknown options, -fjson and other short forms
+    key = _LONG.get(name) or _SHORT[name]
+    if not value or (value.startswith("-") and not (key == "batch" and value == _STDIN)):
+        return None
+    return key, value
 
 
 def _parse(arguments: list[str]) -> tuple[list[str], dict[str, str]] | None:
@@ -38,46 +81,56 @@ def _parse(arguments: list[str]) -> tuple[list[str], dict[str, str]] | None:
     options: dict[str, str] = {}
     rest = iter(arguments[1:])
     for argument in rest:
-        if not argument.startswith("-"):
+        if not argument.startswith("-") or argument == _STDIN:
             documents.append(argument)
             continue
-        name, equals, inline = argument.partition("=")
-        if name in _LONG and equals:
-            value: str | None = inline
-        elif name in _LONG or (argument in _SHORT and not equals):
-            value = next(rest, None)
-        else:
-            return None  # --help, --, -, unknown options, -fjson and other short forms
-        if not value or value.startswith("-"):
+        if argument in _FLAGS:
+            options[_FLAGS[argument]] = "yes"
+            continue
+        option = _option(argument, rest)
+        if option is None:
             return None
-        options[_LONG.get(name) or _SHORT[name]] = value
-    if not documents or any(not document for document in documents):
+        options[option[0]] = option[1]
+    if not (documents or "batch" in options) or any(not document for document in documents):
         return None
-    if options.get("format") not in _FORMATS:
-        return None  # the text format renders with rich as it goes: leave it to typer
-    return documents, options
+    return (documents, options) if _plain_values(options) else None
 
 
-def fast_check(arguments: list[str]) -> int | None:
-    """The exit code of a plain ``check`` invocation, or None to hand it to typer."""
+def parse_request(arguments: list[str]) -> CheckRequest | None:
+    """The request a plain ``check`` command line makes, or None to hand it to typer."""
     parsed = _parse(arguments)
     if parsed is None:
         return None
     documents, options = parsed
-    from textcontract.cli._check_run import CheckFormat, run_check
+    from textcontract.cli._check_run import CheckFormat, CheckRequest, StdinFormat
 
     def path(name: str) -> Path | None:
         value = options.get(name)
         return None if value is None else Path(value)
 
+    return CheckRequest(
+        documents=tuple(documents),
+        context=options.get("context"),
+        contract=path("contract"),
+        output_format=CheckFormat(options.get("format", "text")),
+        output=path("output"),
+        batch=options.get("batch"),
+        stdin_format=StdinFormat(options.get("stdin-format", "markdown")),
+        jobs=int(options.get("jobs", "1")),
+        verbose="verbose" in options,
+        quiet="quiet" in options,
+    )
+
+
+def fast_check(arguments: list[str]) -> int | None:
+    """The exit code of a plain ``check`` invocation, or None to hand it to typer."""
+    request = parse_request(arguments)
+    if request is None:
+        return None
+    from textcontract.cli._check_run import run_check
+
     try:
-        return run_check(
-            [Path(document) for document in documents],
-            path("context"),
-            path("contract"),
-            CheckFormat(options["format"]),
-            path("output"),
-        )
+        return run_check(request)
     except SystemExit:
         raise
     except BaseException as error:

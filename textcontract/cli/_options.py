@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -9,7 +10,7 @@ import typer
 
 from textcontract._version import __version__
 
-__all__ = ["ContractOption", "OutputOption", "VersionOption", "print_version"]
+__all__ = ["ContractOption", "OutputOption", "VersionOption", "output_file", "print_version"]
 
 
 def print_version(value: bool) -> None:
@@ -28,12 +29,23 @@ ContractOption = Annotated[
         help="Contract file (default: textcontract.yaml here or above).",
     ),
 ]
+
+
+def output_file(value: str) -> Path:
+    """``--output``'s value as a path; one ending in ``/`` names a folder, which is refused
+    here because a :class:`~pathlib.Path` would drop the ``/`` (``out/`` became ``out``)."""
+    if value.endswith(("/", os.sep)):
+        raise typer.BadParameter(f"{value!r} names a folder (it ends with '/'); give a file name")
+    return Path(value)
+
+
 OutputOption = Annotated[
     Path | None,
     typer.Option(
         "--output",
         "-o",
         metavar="FILE",
+        parser=output_file,
         help="Write to this file (atomically) instead of stdout.",
     ),
 ]

@@ -22,7 +22,7 @@ from textcontract.errors import InputError
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["STDOUT", "Sink", "emit", "emit_rendered", "output_sink"]
+__all__ = ["STDOUT", "Sink", "emit", "emit_rendered", "output_sink", "terminal_console"]
 
 STDOUT = "<stdout>"
 """How standard output is named in messages."""
@@ -86,6 +86,15 @@ def _terminal_console() -> Console:
             raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
     return Terminal(highlight=False)
+
+
+def terminal_console() -> Console | None:
+    """A rich console when standard output is a terminal, else None (plain text goes out)."""
+    try:
+        interactive = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+    return _terminal_console() if interactive else None
 
 
 def emit_rendered(render: Callable[[Console], None], output: Path | None) -> None:

@@ -2,5 +2,14 @@
 
 from textcontract.engine._contract import Contract, load_contract, load_contract_text
 from textcontract.engine._evaluate import evaluate, run_rule
+from textcontract.engine._stream import Checked, check_inputs
 
-__all__ = ["Contract", "evaluate", "load_contract", "load_contract_text", "run_rule"]
+__all__ = [
+    "Checked",
+    "Contract",
+    "check_inputs",
+    "evaluate",
+    "load_contract",
+    "load_contract_text",
+    "run_rule",
+]

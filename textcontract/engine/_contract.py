@@ -48,13 +48,17 @@ class Contract:
         self,
         document: Document | str | Mapping[str, Any],
         context: Context | Mapping[str, Any] | None = None,
+        source: str | None = None,
     ) -> Report:
         """Check one output.
 
         ``document`` is a :class:`Document`, a plain string (one ``body``
         surface) or the JSON form as a dict; ``context`` is a :class:`Context`,
-        either JSON form as a dict, or None for the empty context.
+        either JSON form as a dict, or None for the empty context. ``source``
+        names the input in the report (its ``source``: a path, an id), else null.
         """
+        if source is not None and not isinstance(source, str):
+            raise TypeError(f"source must be a string or None, not {type(source).__name__}")
         if isinstance(document, str):
             document = Document.from_text(document)
         elif not isinstance(document, Document):
@@ -63,7 +67,7 @@ class Contract:
             context = Context.empty()
         elif not isinstance(context, Context):
             context = Context.from_json(context)
-        return evaluate(self.parsed, document, context)
+        return evaluate(self.parsed, document, context, source=source)
 
     def __repr__(self) -> str:
         return f"Contract(id={self.id!r}, version={self.version!r}, rules={len(self.rules)})"

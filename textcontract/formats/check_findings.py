@@ -23,7 +23,7 @@ __all__ = [
     "Region",
     "RuleInfo",
     "blocks",
-    "check_location",
+    "evidence_location",
     "findings",
     "location_text",
     "matched_text",
@@ -54,21 +54,31 @@ class CheckedDocument:
     JSON string or front-matter scalar); a surface it does not name begins on line 1.
     ``file_line_surfaces`` names the surfaces whose locations are already in file lines (a
     markdown body); when not given, that is ``body`` unless the source is a ``.json`` file.
+    ``file`` is the file findings point at when it is not the source (a batch case's
+    batch file); ``line``, where everything else of the document points when set (a batch
+    case's line); ``markdown`` says whether the body's lines are lines of that file (by
+    default: unless the file's name ends in ``.json``).
     """
 
     name: str
     report: Mapping[str, Any]
     surface_lines: Mapping[str, int] = field(default_factory=dict)
     file_line_surfaces: frozenset[str] | None = None
+    file: str | None = None
+    markdown: bool | None = None
+    line: int | None = None
 
     @classmethod
-    def of(cls, name: str, report: Mapping[str, Any], document: Document) -> CheckedDocument:
+    def of(
+        cls, name: str, report: Mapping[str, Any], document: Document, **place: Any
+    ) -> CheckedDocument:
         """A report with the places of its document's surfaces in their file."""
         return cls(
             name,
             report,
             {surface.name: surface.origin.line for surface in document.surfaces},
             frozenset(surface.name for surface in document.surfaces if surface.origin.file_lines),
+            **place,
         )
 
     @property
@@ -78,9 +88,16 @@ class CheckedDocument:
         return source if isinstance(source, str) and source else self.name
 
     @property
+    def path(self) -> str:
+        """The file findings point at: ``file`` when given, else the source."""
+        return self.file if self.file is not None else self.source
+
+    @property
     def body_lines_are_file_lines(self) -> bool:
         """A markdown/text file's body is located in file lines (SPEC §10); JSON's is not."""
-        return not self.source.lower().endswith(".json")
+        if self.markdown is not None:
+            return self.markdown
+        return not self.path.lower().endswith(".json")
 
     def in_file_lines(self, surface: str) -> bool:
         """Whether locations in ``surface`` are given in file lines (SPEC §10)."""
@@ -137,7 +154,8 @@ def _level(check: Mapping[str, Any], policy: Mapping[str, Any]) -> str:
     return "error" if blocks(check, policy) else "warning"
 
 
-def _location(check: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def evidence_location(check: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The first evidence item's ``location`` (SPEC §10), if any item has one."""
     for item in check.get("evidence") or ():
         location = item.get("location") if isinstance(item, Mapping) else None
         if isinstance(location, Mapping):
@@ -154,12 +172,13 @@ def _surface(check: Mapping[str, Any], location: Mapping[str, Any] | None) -> st
 
 def region_of(check: Mapping[str, Any], document: CheckedDocument) -> Region:
     """The evidence's location in file lines when it has one, else its surface's first line."""
-    location = _location(check)
+    location = evidence_location(check)
     surface = _surface(check, location)
     if location is not None and surface is not None and document.in_file_lines(surface):
         start, end = location["start"], location["end"]
         return Region(int(start[0]), int(start[1]), int(end[0]), int(end[1]))
-    line = document.surface_lines.get(surface, 1) if surface is not None else 1
+    default = document.line or 1
+    line = document.surface_lines.get(surface, default) if surface is not None else default
     return Region(line)
 
 
@@ -179,19 +198,14 @@ def location_text(
     In file lines (a markdown body) that is the place itself. Any other surface's text is a
     value written in the file (a JSON string, a front-matter scalar) whose escapes and
     quoting move its characters, so the file line where the value begins comes first, then
-    the place within the surface's text: ``doc.json:4 (subject 1:7)``; without a known line,
-    ``doc.json (subject 1:7)``.
+    the place within the surface's text: ``doc.json:4 (surface subject, 1:7)``; without a
+    known line, ``doc.json (surface subject, 1:7)``.
     """
     line, column = location["start"]
     if in_file_lines:
         return f"{source}:{line}:{column}"
     where = source if surface_line is None else f"{source}:{surface_line}"
-    return f"{where} ({location['surface']} {line}:{column})"
-
-
-def check_location(check: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The location of a check's first located evidence item (SPEC §10), if any."""
-    return _location(check)
+    return f"{where} (surface {location['surface']}, {line}:{column})"
 
 
 def matched_text(check: Mapping[str, Any]) -> str:

@@ -25,7 +25,7 @@ _NO_CHECKS = "the contract produced no checks for this document, so it is not ac
 
 def _where(check: Mapping[str, Any], document: CheckedDocument) -> str:
     region = region_of(check, document)
-    place = f"{document.source}:{region.start_line}"
+    place = f"{document.path}:{region.start_line}"
     if region.start_column is not None:
         place += f":{region.start_column}"
     return place

@@ -45,7 +45,7 @@ class CheckSummary:
         )
         for finding in findings(document):
             if len(self.shown) < FINDINGS_SHOWN:
-                self.shown.append((document.source, finding))
+                self.shown.append((document.path, finding))
             else:
                 self.more += 1
 

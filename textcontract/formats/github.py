@@ -91,7 +91,7 @@ def write_check_annotations(
 ) -> None:
     """One command per check that is not satisfied, document after document."""
     for document in documents:
-        file = None if document.source == _NOT_A_FILE else relative_path(document.source, base)
+        file = None if document.path == _NOT_A_FILE else relative_path(document.path, base)
         for finding in findings(document):
             properties: list[tuple[str, object]] = []
             if file is not None:

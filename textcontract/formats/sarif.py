@@ -104,7 +104,7 @@ def _result(finding: Finding, uri: str, index: Mapping[str, int]) -> dict[str, A
 def _results(run: SarifRun, base: str) -> Iterator[dict[str, Any]]:
     index = {rule.id: position for position, rule in enumerate(run.rules)}
     for document in run.documents:
-        uri = artifact_uri(document.source, base)
+        uri = artifact_uri(document.path, base)
         for finding in findings(document):
             yield _result(finding, uri, index)
 

@@ -120,20 +120,6 @@ def compiled(source: ContractSource) -> Contract:
     return contract
 
 
-def _with_source(report: Report, source: str | None) -> dict[str, Any]:
-    """The report's dict with ``source`` right after ``input`` (SPEC §11)."""
-    found = report.to_dict()
-    if "source" in found:
-        found["source"] = source
-        return found
-    ordered: dict[str, Any] = {}
-    for key, value in found.items():
-        ordered[key] = value
-        if key == "input":
-            ordered["source"] = source
-    return ordered
-
-
 def _document(value: Any, where: str) -> Document:
     if isinstance(value, str):
         return Document.from_text(value)
@@ -164,9 +150,11 @@ def check_record(source: ContractSource, record: Any) -> dict[str, Any]:
         raise InputError.at(problem, "record")
     where = f"record {record['id']!r}"
     report = compiled(source).check(
-        _document(record["document"], where), _context(record.get("context"), where)
+        _document(record["document"], where),
+        _context(record.get("context"), where),
+        source=record["id"],
     )
-    return _with_source(report, record["id"])
+    return report.to_dict()
 
 
 def _check_partition(records: Iterable[Any], source: ContractSource) -> list[dict[str, Any]]:
@@ -233,11 +221,11 @@ def _check_frame(frame: Any, source: ContractSource, columns: _Columns) -> Any:
         context = None if columns.context is None else frame[columns.context].iat[position]
         if _missing(context):
             context = None
-        report = contract.check(Document.from_text(text), _context(context, where))
+        report = contract.check(Document.from_text(text), _context(context, where), source=ident)
         rows["accepted"].append(report.accepted)
         rows["complete"].append(report.complete)
         rows["violated_rules"].append(_violated(report))
-        rows["report"].append(dumps_compact(_with_source(report, ident)))
+        rows["report"].append(dumps_compact(report.to_dict()))
     added = {
         name: pd.Series(values, index=frame.index, dtype=bool if name in _COLUMNS[:2] else object)
         for name, values in rows.items()

@@ -88,27 +88,28 @@ def validate_facts(
         return {}
     facts: dict[str, FactValue] = {}
     for key, item in value.items():
-        where = Location.of_path(file, [*path, key])
-        if not isinstance(key, str):
-            problems.append(Problem("fact keys must be strings", where))
-        elif key == "":
-            problems.append(Problem("fact keys must not be empty", where))
-        elif not is_valid_unicode(key):
-            problems.append(Problem("fact key holds a lone surrogate (invalid Unicode)", where))
-        elif isinstance(item, Mapping | list | tuple):
-            problems.append(
-                Problem(
-                    "nested values are not facts; project them into flat keys "
-                    "such as 'order.total'",
-                    where,
-                )
-            )
-        elif not is_fact_value(item):
-            problems.append(Problem(f"{type_name(item)} is not a finite JSON scalar", where))
-        elif isinstance(item, str) and not is_valid_unicode(item):
-            problems.append(Problem("string holds a lone surrogate (invalid Unicode)", where))
-        elif isinstance(item, int) and _too_long_for_text(item):
-            problems.append(Problem(integer_too_long(None), where))
-        else:
+        problem = _fact_problem(key, item)
+        if problem is None:
             facts[key] = item
+        else:  # the location is built only for a problem: most facts have none
+            problems.append(Problem(problem, Location.of_path(file, [*path, key])))
     return facts
+
+
+def _fact_problem(key: object, item: object) -> str | None:
+    """What is wrong with one ``key: item`` fact, or None."""
+    if not isinstance(key, str):
+        return "fact keys must be strings"
+    if key == "":
+        return "fact keys must not be empty"
+    if not is_valid_unicode(key):
+        return "fact key holds a lone surrogate (invalid Unicode)"
+    if isinstance(item, Mapping | list | tuple):
+        return "nested values are not facts; project them into flat keys such as 'order.total'"
+    if not is_fact_value(item):
+        return f"{type_name(item)} is not a finite JSON scalar"
+    if isinstance(item, str) and not is_valid_unicode(item):
+        return "string holds a lone surrogate (invalid Unicode)"
+    if isinstance(item, int) and _too_long_for_text(item):
+        return integer_too_long(None)
+    return None

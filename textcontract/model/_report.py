@@ -72,6 +72,8 @@ class Report:
     context_digest: str
     policy: CheckPolicy
     checks: tuple[Check, ...]
+    source: str | None = None
+    """Which input this is (SPEC §11): a path as given, ``<stdin>``, a batch id, or None."""
 
     @cached_property
     def accepted(self) -> bool:
@@ -95,6 +97,7 @@ class Report:
             "engine": {"name": ENGINE_NAME, "version": __version__},
             "contract": self.contract.to_json(),
             "input": {"document": self.document_digest, "context": self.context_digest},
+            "source": self.source,
             "policy": self.policy.to_json(),
             "accepted": self.accepted,
             "complete": self.complete,

@@ -8,10 +8,10 @@ pair up (a filter such as ``truncate`` cut one off), reserved code points that
 are no marker of this rendering, and claims evaluated but never printed are
 render errors, never a silently wrong span.
 
-Two readers give the same Document: :meth:`_Assembly.read`, marker by marker, for any
-output, and :meth:`_Assembly.read_fast` for the usual output — exactly the recorded
-markers in the recorded order — which handles runs of claims in bulk. Tests hold the
-second against the first on generated templates.
+Two readers give the same Document: :meth:`_Assembly.read`, here, marker by marker, for
+any output, and ``_fast.read_fast`` for the usual output — exactly the recorded markers
+in the recorded order — which handles all markers at once with calls of builtins and
+declines anything else. Tests hold the second against the first on generated templates.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from textcontract.model import (
     is_valid_unicode,
 )
 from textcontract.render._errors import RenderError, Site
+from textcontract.render._fast import latin1, read_fast
 from textcontract.render._markers import (
     CLAIM_CLOSE,
     CLAIM_OPEN,
@@ -111,66 +112,17 @@ class _Assembly:
         """The rendered template, for errors that no single claim or block is to blame for."""
         return Site(self.template)
 
-    # -- the fast path ----------------------------------------------------------------
-
     def read_fast(self, output: str) -> Document | None:
-        """The fast path, for output holding exactly the recorded markers in recorded order
-        (each claim printed once, where it was evaluated). None, having changed nothing,
-        for any other output."""
-        recorder = self.recorder
-        heads = recorder.heads
-        parts = output.split(recorder.separator)
-        if len(parts) != len(heads) + 1:
-            return None
-        pieces = [
-            part[len(head) :]
-            for part, head in zip(islice(parts, 1, None), heads, strict=False)
-            if part.startswith(head)
-        ]
-        if len(pieces) != len(heads):
-            return None
-        self.current.add(parts[0])
-        start, claim = 0, 0
-        for boundary in [*recorder.surface_heads, len(heads)]:
-            claim = self._claim_run(pieces[start:boundary], claim)
-            if boundary < len(heads):
-                if heads[boundary][0] == SURFACE_OPEN:
-                    self._open_surface(recorder.openings[_ident(heads[boundary])])
-                else:
-                    self._close_surface()
-                self.current.add(pieces[boundary])
-            start = boundary + 1
-        return self._finish(printed_once=True)
-
-    def _claim_run(self, run: list[str], claim: int) -> int:
-        """Claims ``claim``, ``claim + 1``, … printed one after another on the current
-        surface: ``run`` alternates each claim's text and the text after it. Returns the
-        next claim's id."""
-        builder = self.current
-        keys, values = self.recorder.keys, self.recorder.values
-        claims, anchors, first = builder.claims, builder.anchors, builder.first
-        start = builder.length
-        for text, gap in zip(run[0::2], run[1::2], strict=True):
-            end = start + len(text)
-            key = keys[claim]
-            if key in claims:
-                self._add_claim(builder, claim, key, values[claim], _anchor((start, end, text)))
-            else:
-                claims[key] = values[claim]
-                first[key] = claim
-                anchors[key] = (_anchor((start, end, text)),)
-            start = end + len(gap)
-            claim += 1
-        builder.pieces += filter(None, run)
-        builder.length = start
-        return claim
+        """The fast path (``_fast.read_fast``): the Document of the usual output, else None."""
+        return read_fast(output, self.recorder, self.state)
 
     # -- the general path -------------------------------------------------------------
 
     def read(self, output: str) -> Document:
         """Any output, one marker at a time."""
         parts = output.split(self.recorder.separator)
-        count = len(self.recorder.keys)
+        count = self.recorder.count
+        keys, values = self.recorder.keys, self.recorder.values
         self.printed = [False] * count
         self.current.add(parts[0])
         claim, piece, start = -1, 0, 0
@@ -188,10 +140,7 @@ class _Assembly:
                     raise self._misplaced(claim, 0, count)
                 text = "".join(builder.pieces[piece:])
                 anchor = _anchor((start, builder.length, text))
-                recorder = self.recorder
-                self._add_claim(
-                    builder, claim, recorder.keys[claim], recorder.values[claim], anchor
-                )
+                self._add_claim(builder, claim, keys[claim], values[claim], anchor)
                 self.printed[claim] = True
                 claim = -1
                 builder.add(part[1:])
@@ -226,7 +175,7 @@ class _Assembly:
             )
         return foreign(self.site)
 
-    # -- shared by both paths ---------------------------------------------------------
+    # -- claims and surfaces ----------------------------------------------------------
 
     def _add_claim(
         self, builder: _Builder, ident: int, key: str, value: FactValue, anchor: Anchor
@@ -283,7 +232,7 @@ class _Assembly:
             )
         self.current = self.body
 
-    def _finish(self, *, printed_once: bool = False) -> Document:
+    def _finish(self) -> Document:
         if self.claim >= 0:
             raise _broken(self.recorder.occurrence(self.claim))
         if self.current is not self.body:
@@ -293,7 +242,7 @@ class _Assembly:
                 "{% surface %} block",
                 opening.site if opening is not None else self.site,
             )
-        if not printed_once and not all(self.printed):
+        if not all(self.printed):
             occurrence = self.recorder.occurrence(self.printed.index(False))
             raise RenderError(
                 f"claim {occurrence.key!r} was evaluated but its output is not in the "
@@ -345,22 +294,11 @@ def foreign(site: Site) -> RenderError:
     )
 
 
-def _latin1(text: str) -> bool:
-    """True when every code point is below U+0100 (so none is a lone surrogate); fast."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def checked_text(text: str, surface: str, site: Site) -> str:
     """``text``, refused when it holds a reserved code point or a lone surrogate."""
     if RESERVED in text:
         raise foreign(site)
-    if not _latin1(text) and not is_valid_unicode(text):
+    if not latin1(text) and not is_valid_unicode(text):
         raise RenderError(
             f"the text of surface {surface!r} holds a lone surrogate (invalid Unicode)", site
         )
@@ -374,10 +312,12 @@ def assemble(
 
     ``fast=False`` skips the fast path (the differential tests compare both).
     """
-    if not recorder.heads:
-        return Document((Surface(BODY, checked_text(output, BODY, Site(template)), state),))
+    if not recorder.printed_markers():
+        if RESERVED in output or not latin1(output):  # the site only for an error message
+            output = checked_text(output, BODY, Site(template))
+        return Document((Surface(BODY, output, state),))
     if fast:
-        document = _Assembly(recorder, state, template).read_fast(output)
+        document = read_fast(output, recorder, state)
         if document is not None:
             return document
     return _Assembly(recorder, state, template).read(output)

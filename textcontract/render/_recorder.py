@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextvars import ContextVar
 from types import CodeType
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from textcontract.model import FactValue
 from textcontract.render._errors import RenderError, Site, site_of
@@ -22,15 +22,22 @@ from textcontract.render._markers import (
     MAX_ID,
     SURFACE_CLOSE,
     SURFACE_OPEN,
+    claim_head,
     encode_id,
     new_separator,
 )
 
-__all__ = ["ACTIVE", "CodePlace", "Occurrence", "Opening", "Recorder"]
+__all__ = ["ACTIVE", "STRIDE", "CodePlace", "Occurrence", "Opening", "Recorder"]
 
 CodePlace: TypeAlias = tuple[Mapping[str, Any] | None, CodeType | None, int]
 """Where template code was running: its frame's globals, code object and instruction
 offset (free to read, unlike a frame's line number); :func:`site_of` maps it to a line."""
+
+CLAIM_HEADS_LENGTH: Final = len(claim_head(0)) + len(CLAIM_CLOSE)
+"""What the two markers of a claim take after their separators."""
+
+STRIDE: Final = 5
+"""``Recorder.claims`` holds five items per claim: key, value, and the three of its place."""
 
 
 class Occurrence(NamedTuple):
@@ -60,46 +67,80 @@ class Opening(NamedTuple):
 class Recorder:
     """What one rendering claimed and opened, indexed by the ids its markers carry.
 
-    Claims are kept in three parallel lists (``claim()`` runs once per printed claim).
-    ``heads`` lists, in the order they were printed, what follows the separator in each
-    marker; when the output holds exactly these markers in this order (the usual case),
-    the assembler takes its fast path.
+    ``claims`` is one flat list, :data:`STRIDE` items per claim — key, value, frame
+    globals, code object, instruction offset — so recording a claim is one list
+    extension (``claim()`` runs once per printed claim) and the assembler takes every
+    key or every value with one slice. ``heads`` lists what follows the separator in
+    each marker, in the order recorded, after a first ``""`` for the text before the
+    first marker. When the output holds exactly these markers in this order (the usual
+    case), the assembler takes its fast path.
     """
 
     __slots__ = (
         "claim_close",
+        "claims",
         "heads",
-        "keys",
+        "in_block",
+        "in_sequence",
+        "names",
         "openings",
-        "places",
         "separator",
-        "surface_heads",
-        "values",
+        "surface_chars",
+        "surface_parts",
     )
 
     def __init__(self) -> None:
         self.separator = separator = new_separator()
         self.claim_close = separator + CLAIM_CLOSE
-        self.keys: list[str] = []
-        self.values: list[FactValue] = []
-        self.places: list[CodePlace] = []
+        self.claims: list[Any] = []
         self.openings: list[Opening] = []
-        self.heads: list[str] = []
-        self.surface_heads: list[int] = []  # where in heads the surface markers are
+        self.heads: list[str] = [""]
+        self.surface_parts: list[int] = []  # where in heads the surface markers are
+        self.surface_chars = 0  # how many code points the heads of surface markers take
+        self.names: set[str] = set()  # the surface blocks opened
+        self.in_block = False  # a surface block is open
+        self.in_sequence = True  # so far, blocks one after another, each once
+
+    @property
+    def count(self) -> int:
+        """How many claims were recorded."""
+        return len(self.claims) // STRIDE
+
+    @property
+    def keys(self) -> list[str]:
+        return self.claims[0::STRIDE]
+
+    @property
+    def values(self) -> list[FactValue]:
+        return self.claims[1::STRIDE]
+
+    def printed_markers(self) -> bool:
+        """Whether anything printed a marker: a claim or a surface block."""
+        return len(self.heads) > 1
+
+    def marker_length(self) -> int:
+        """How many code points the markers recorded so far take."""
+        markers = len(self.heads) - 1
+        return markers * len(self.separator) + self.count * CLAIM_HEADS_LENGTH + self.surface_chars
+
+    def blocks_in_sequence(self) -> bool:
+        """Whether the surface blocks were rendered one after another (none inside
+        another, each closed), each name once."""
+        return self.in_sequence and not self.in_block
 
     def occurrence(self, ident: int) -> Occurrence:
-        return Occurrence(self.keys[ident], self.values[ident], self.places[ident])
+        key, value, code_globals, code, offset = self.claims[ident * STRIDE : (ident + 1) * STRIDE]
+        return Occurrence(key, value, (code_globals, code, offset))
 
     def claimed(self, key: str, value: FactValue, place: CodePlace, text: str) -> str:
-        """``text`` between the markers of a newly recorded occurrence."""
-        keys = self.keys
-        ident = len(keys)
+        """``text`` between the markers of a newly recorded occurrence.
+
+        ``claim()``'s usual path records inline, the same way (see ``_claim``)."""
+        ident = self.count
         if ident > MAX_ID:
             raise RenderError(f"more than {MAX_ID + 1:,} claims in one rendering", site_of(*place))
-        keys.append(key)
-        self.values.append(value)
-        self.places.append(place)
-        head = f"1{ident:07d}"  # CLAIM_OPEN and the id
+        self.claims += (key, value, *place)
+        head = claim_head(ident)
         self.heads += (head, CLAIM_CLOSE)
         return f"{self.separator}{head}{text}{self.claim_close}"
 
@@ -109,15 +150,25 @@ class Recorder:
         if ident > MAX_ID:
             raise RenderError(f"more than {MAX_ID + 1:,} surface blocks", opening.site)
         self.openings.append(opening)
+        names = self.names
+        if self.in_block or opening.name in names:
+            self.in_sequence = False
+        self.in_block = True
+        names.add(opening.name)
         head = SURFACE_OPEN + encode_id(ident)
-        self.surface_heads.append(len(self.heads))
+        self.surface_parts.append(len(self.heads))
         self.heads.append(head)
+        self.surface_chars += len(head)
         return self.separator + head
 
     def closed(self) -> str:
         """The marker that ends the surface block open at this point of the output."""
-        self.surface_heads.append(len(self.heads))
+        if not self.in_block:
+            self.in_sequence = False
+        self.in_block = False
+        self.surface_parts.append(len(self.heads))
         self.heads.append(SURFACE_CLOSE)
+        self.surface_chars += len(SURFACE_CLOSE)
         return self.separator + SURFACE_CLOSE
 
 

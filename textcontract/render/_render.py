@@ -48,7 +48,7 @@ def render(
     recorder = Recorder()
     token = ACTIVE.set(recorder)
     try:
-        output = compiled.render(dict(variables or {}))
+        output = compiled.render({} if variables is None else variables)  # render() copies
     finally:
         ACTIVE.reset(token)
     return assemble(output, recorder, state, compiled)
@@ -66,14 +66,14 @@ async def render_async(
     recorder = Recorder()
     token = ACTIVE.set(recorder)
     try:
-        output = await compiled.render_async(dict(variables or {}))
+        output = await compiled.render_async({} if variables is None else variables)
     finally:
         ACTIVE.reset(token)
     return assemble(output, recorder, state, compiled)
 
 
 def _compiled(template: str | Template, env: Environment | None, state: str) -> Template:
-    if not isinstance(state, str) or not state or not is_valid_unicode(state):
+    if not isinstance(state, str) or not state or not (state.isascii() or is_valid_unicode(state)):
         raise ValueError(f"state must be a non-empty snapshot name, got {state!r}")
     if isinstance(template, Template):
         if env is not None and env is not template.environment:

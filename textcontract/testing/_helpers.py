@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from textcontract.audit import AuditResult, PreflightFailed, audit_directory
 from textcontract.engine import Contract, load_contract
@@ -57,6 +57,19 @@ def describe_offending_checks(report: Report) -> str:
     return "\n".join(lines)
 
 
+def _require_rejection(report: Report, codes: tuple[str, ...]) -> None:
+    __tracebackhide__ = True
+    if report.accepted:
+        raise AssertionError(f"expected a rejection, but {describe_offending_checks(report)}")
+    found = {check.code for check in report.checks if check.status is not Status.SATISFIED}
+    missing = [code for code in codes if code not in found]
+    if missing:
+        raise AssertionError(
+            f"expected a rejection with {', '.join(missing)}, which no offending check has; "
+            + describe_offending_checks(report)
+        )
+
+
 class ContractFixture:
     """What the ``textcontract`` pytest fixture gives a test: ``check`` and ``audit``."""
 
@@ -77,21 +90,36 @@ class ContractFixture:
         contract: Contract | str | Path,
         document: Document | Path | str | Mapping[str, Any],
         context: Context | Path | Mapping[str, Any] | None = None,
+        *,
+        expect: Literal["accepted", "rejected"] = "accepted",
+        codes: tuple[str, ...] | list[str] = (),
     ) -> Report:
-        """Check one output; fail the test unless it is accepted and complete.
+        """Check one output; fail the test unless the verdict is the one expected.
 
-        ``document`` is a :class:`Document`, a file :class:`~pathlib.Path`, a plain
-        string (the ``body`` surface) or the JSON form; ``context`` a
-        :class:`Context`, a file path, either JSON form, or None (empty).
+        ``expect="accepted"`` (the default) fails unless the report is accepted and
+        complete; ``expect="rejected"`` fails unless it is rejected, and, with ``codes``,
+        unless each of those codes is the code of a check that is not satisfied (a
+        rejection for the reason the test is about, not any). ``document`` is a
+        :class:`Document`, a file :class:`~pathlib.Path`, a plain string (the ``body``
+        surface) or the JSON form; ``context`` a :class:`Context`, a file path, either
+        JSON form, or None (empty). Returns the report.
         """
         __tracebackhide__ = True
+        if expect not in ("accepted", "rejected"):
+            raise ValueError(f"expect must be 'accepted' or 'rejected', not {expect!r}")
+        if codes and expect != "rejected":
+            raise ValueError(
+                "codes= names why a document is rejected: use it with expect='rejected'"
+            )
         if isinstance(document, Path):
             document = load_document_file(document)
         if isinstance(context, Path):
             context = load_context_file(context)
         report = self.contract(contract).check(document, context)
-        if not (report.accepted and report.complete):
+        if expect == "accepted" and not (report.accepted and report.complete):
             raise AssertionError(describe_offending_checks(report))
+        if expect == "rejected":
+            _require_rejection(report, tuple(codes))
         return report
 
     def audit(

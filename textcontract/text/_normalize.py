@@ -14,6 +14,8 @@ from enum import StrEnum
 
 import regex
 
+from textcontract.text._pieces import PIECE, piecewise
+
 __all__ = ["Profile", "fold_text", "normalize"]
 
 # A base whose marks are accents: a Latin, Greek or Cyrillic character that is not itself a
@@ -44,10 +46,18 @@ def normalize(text: str, profile: Profile) -> str:
         # ASCII has no compatibility or canonical decompositions and no marks, and its case
         # folding is lowercasing: both profiles are ``lower()`` (tests prove it for all of ASCII).
         return text.lower()
+    if len(text) > PIECE:  # a piece at a time: the same text, a bounded working memory
+        return piecewise(lambda piece: _normalize(piece, profile), text, PIECE)
+    return _normalize(text, profile)
+
+
+def _normalize(text: str, profile: Profile) -> str:
+    if text.isascii():
+        return text.lower()
     folded = unicodedata.normalize("NFKC", text).casefold()
     if profile is Profile.TEXT:
         return unicodedata.normalize("NFC", folded)
-    return fold_text(folded)
+    return _fold(folded)
 
 
 def fold_text(text: str) -> str:
@@ -57,6 +67,12 @@ def fold_text(text: str) -> str:
     form is the NFD form, so a surface's folded text can be derived from its cached text
     profile without repeating NFKC and case folding.
     """
+    if len(text) > PIECE:
+        return piecewise(_fold, text, PIECE)
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     if text.isascii():
         return text
     stripped = _ACCENTS.sub("", unicodedata.normalize("NFD", text))

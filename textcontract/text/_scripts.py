@@ -11,6 +11,8 @@ from functools import cache
 
 import regex
 
+from textcontract.text._pieces import PIECE, pieces
+
 __all__ = [
     "UNSPACED_SCRIPTS",
     "UNSPACED_THRESHOLD",
@@ -47,7 +49,11 @@ def _unspaced_letter() -> regex.Pattern[str]:
 
 @cache
 def _by_script() -> dict[str, regex.Pattern[str]]:
-    return {name: regex.compile(rf"[\p{{{name}}}&&\p{{L}}]", regex.V1) for name in UNSPACED_SCRIPTS}
+    # Runs, not single letters: the letters are counted as the runs' summed lengths, so a
+    # long text makes one string per run found, not one per letter.
+    return {
+        name: regex.compile(rf"[\p{{{name}}}&&\p{{L}}]+", regex.V1) for name in UNSPACED_SCRIPTS
+    }
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,12 @@ def _maybe_unspaced(text: str) -> bool:
 
 
 def _letter_count(text: str) -> int:
+    if len(text) > PIECE:  # the letters of a long text are counted a piece at a time
+        return sum(map(_letters, pieces(text, PIECE)))
+    return _letters(text)
+
+
+def _letters(text: str) -> int:
     if text.isascii():
         return len(text.encode("ascii").translate(None, _ASCII_NON_LETTERS))
     return len(_NON_LETTERS.sub("", text))
@@ -97,7 +109,7 @@ def unspaced_share(normalized: str) -> ScriptShare:
     counts = tuple(
         (name, count)
         for name, pattern in _by_script().items()
-        if (count := len(pattern.findall(normalized)))
+        if (count := sum(map(len, pattern.findall(normalized))))
     )
     return ScriptShare(letters=letters, unspaced=sum(c for _, c in counts), scripts=counts)
 

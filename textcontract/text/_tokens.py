@@ -6,6 +6,8 @@ import re
 
 import regex
 
+from textcontract.text._pieces import PIECE, pieces
+
 __all__ = ["word_tokens"]
 
 _WORD = regex.compile(r"\w+(?:['’]\w+)*")
@@ -28,6 +30,25 @@ def _has_letter(token: str) -> bool:
 
 def word_tokens(normalized: str) -> tuple[str, ...]:
     """Tokens of text already normalized with the ``text`` profile, repeats included."""
+    if len(normalized) > PIECE:
+        return tokens_in_pieces(normalized, PIECE)
+    return _word_tokens(normalized)
+
+
+def tokens_in_pieces(normalized: str, size: int = PIECE) -> tuple[str, ...]:
+    """:func:`word_tokens` of a long text, searched a piece at a time (``text._pieces``).
+
+    Equal tokens share one string object: a word repeated a million times is one string
+    and a million references (8 bytes each), not a million strings (about 60 bytes each).
+    """
+    shared: dict[str, str] = {}
+    found: list[str] = []
+    for piece in pieces(normalized, size):
+        found.extend([shared.setdefault(token, token) for token in _word_tokens(piece)])
+    return tuple(found)
+
+
+def _word_tokens(normalized: str) -> tuple[str, ...]:
     if normalized.isascii():
         return tuple(_ASCII_WORD_WITH_LETTER.findall(normalized))
     return tuple(

@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
+from textcontract._pool import Pool
 from textcontract.audit.reading import (
     AuditConfig,
     Case,
@@ -41,7 +42,6 @@ from textcontract.audit.running._case_passes import (
     case_item,
     check_case,
 )
-from textcontract.audit.running._pool import Pool
 from textcontract.canonical import digest
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InputError, InternalError, Problem
@@ -381,7 +381,7 @@ def load_corpus(
     registry (tests and embedders with their own rule types). ``jobs`` processes
     read the case files (this one included).
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "audit") as pool:
         return load_into(
             pool,
             directory,

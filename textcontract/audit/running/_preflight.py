@@ -10,6 +10,7 @@ in case-id order and checks nothing.
 
 from __future__ import annotations
 
+from textcontract._pool import Pool
 from textcontract.audit.results import CasePlan, Preflight
 from textcontract.audit.running._case_passes import (
     CaseEntry,
@@ -18,7 +19,6 @@ from textcontract.audit.running._case_passes import (
     read_checked,
 )
 from textcontract.audit.running._corpus import Corpus, CorpusDigest
-from textcontract.audit.running._pool import Pool
 from textcontract.canonical import digest
 from textcontract.errors import ExitCode, TextcontractError
 

@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from textcontract._pool import Pool
 from textcontract.audit.reading import Thresholds, read_mode
 from textcontract.audit.results import (
     CaseRecord,
@@ -42,7 +43,6 @@ from textcontract.audit.results import (
 )
 from textcontract.audit.running._case_passes import CaseTask, CaseWork, audit_case
 from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
-from textcontract.audit.running._pool import Pool
 from textcontract.audit.running._preflight import PreflightFailed, preflight_of, run_preflight
 from textcontract.audit.running._result_cache import CorpusDigests, read_corpus, write_corpus
 from textcontract.canonical import digest
@@ -423,7 +423,7 @@ def run_audit(
     byte, whatever ``jobs`` is. With ``shard``, only the shard's cases are evaluated
     and the result is a part (``textcontract merge``).
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "audit") as pool:
         return run_in(
             pool,
             corpus,
@@ -459,7 +459,7 @@ def audit_directory(
     processes reads, validates, preflights and evaluates. ``cache`` is a cache folder
     (SPEC §13, created when missing); ``shard`` makes the result a part file's (SPEC §16).
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "audit") as pool:
         corpus = load_into(
             pool,
             Path(directory),
@@ -495,7 +495,7 @@ def preflight_directory(
     Loads and validates everything :func:`audit_directory` would (the same input
     errors), then checks baselines only — never a trial.
     """
-    with Pool[CaseWork](jobs) as pool:
+    with Pool[CaseWork](jobs, "preflight") as pool:
         corpus = load_into(
             pool,
             Path(directory),

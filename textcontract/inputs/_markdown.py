@@ -1,52 +1,30 @@
-"""Reading contexts and documents from files (SPEC §2.1, §2.2).
-
-A document file is JSON when its name ends in ``.json``; anything else is
-markdown/text with optional YAML front matter whose text after the front
-matter becomes surface ``body``.
-"""
+"""Markdown/text documents (SPEC §2.2): optional YAML front matter, then the ``body``."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from textcontract._files import read_input_text
-from textcontract._json import loads_strict
-from textcontract._surface_origins import json_origins, markdown_origins
+from textcontract._surface_origins import markdown_origins
 from textcontract._yaml import Positions, load_yaml
 from textcontract.errors import InputError, Location, Problem
-from textcontract.model import BODY, Context, Document, type_name
+from textcontract.model import BODY, Document, type_name
 
-__all__ = ["load_context_file", "load_document_file", "parse_markdown", "read_text_file"]
+__all__ = ["parse_markdown", "split_front_matter"]
 
 _FRONT_MATTER_KEYS = ("surfaces", "claims", "states", "anchors")
 
 
-def read_text_file(path: Path, display: str) -> str:
-    """UTF-8 text of a file (BOM dropped); unreadable, refused or invalid input is an error.
+def split_front_matter(text: str, source: str | None) -> tuple[str | None, str]:
+    """``(front matter YAML or None, body)``; the fences are lines holding only ``---``.
 
-    The file is read by the one bounded reader (:mod:`textcontract._files`): regular files
-    and pipes only, at most the input size cap.
+    Lines end at a line feed, CR LF or a carriage return (SPEC §10). Only the front
+    matter's lines are visited, so a large document costs one copy (its body).
     """
-    return read_input_text(path, display)
-
-
-def load_context_file(path: Path, display: str | None = None) -> Context:
-    name = display if display is not None else str(path)
-    return Context.from_json(loads_strict(read_text_file(path, name), name), name)
-
-
-def load_document_file(path: Path, display: str | None = None) -> Document:
-    name = display if display is not None else str(path)
-    text = read_text_file(path, name)
-    if path.name.endswith(".json"):
-        raw = loads_strict(text, name)
-        document = Document.from_json(raw, name)
-        return document.with_origins(json_origins(text, raw, document))
-    return parse_markdown(text, name)
+    front, body_start = _split_front_matter(text, source)
+    return (None if front is None else front[0]), text[body_start:]
 
 
 # A line and its break; breaks are \n, \r\n and \r only, as SPEC §10 counts lines.

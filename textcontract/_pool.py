@@ -1,4 +1,6 @@
-"""Per-case work done in order, in this process and in worker processes.
+"""Per-item work done in order, in this process and in worker processes.
+
+Used by ``audit`` (cases) and ``check`` (documents).
 
 ``--jobs N`` means N processes work: this one and N - 1 spawned workers. This
 process does not just wait for results: whenever the oldest batch sent to a
@@ -100,9 +102,9 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _worker_died(error: BrokenProcessPool) -> InternalError:
+def _worker_died(error: BrokenProcessPool, task: str) -> InternalError:
     return InternalError(
-        "a worker process ended unexpectedly (killed, or out of memory); the audit stopped "
+        f"a worker process ended unexpectedly (killed, or out of memory); the {task} stopped "
         f"({error}); run again, or with --jobs 1"
     )
 
@@ -134,13 +136,17 @@ class Pool(Generic[S]):
     (picklable) functions.
     """
 
-    def __init__(self, jobs: int = 1) -> None:
+    def __init__(self, jobs: int = 1, task: str = "run") -> None:
         if jobs < 1:
             raise ValueError("jobs must be at least 1")
         self.jobs = jobs
+        self.task = task
+        """What the work is called when a dead worker stops it (``the audit stopped``)."""
         self.started = False
         self._executor: ProcessPoolExecutor | None = None
         self._broken = False
+        self._manager: threading.Thread | None = None
+        """The executor's manager thread, kept by :meth:`finish` for ``__exit__`` to join."""
 
     @property
     def workers(self) -> int:
@@ -176,6 +182,9 @@ class Pool(Generic[S]):
                 _abandon(self._executor)
             else:
                 self._executor.shutdown(wait=True, cancel_futures=error is not None)
+                # after finish(), shutdown() no longer knows the manager thread: join it here
+                if self._manager is not None:
+                    self._manager.join()
             self._executor = None
 
     def map(
@@ -201,7 +210,7 @@ class Pool(Generic[S]):
             yield from self._spread(self._executor, setup(), work, items, batch, local)
         except BrokenProcessPool as error:
             self._broken = True
-            raise _worker_died(error) from None
+            raise _worker_died(error, self.task) from None
 
     def _spread(
         self,
@@ -234,6 +243,9 @@ class Pool(Generic[S]):
     def finish(self) -> None:
         """No more work: let the workers exit while this process goes on (``__exit__`` waits)."""
         if self._executor is not None:
+            manager = getattr(self._executor, "_executor_manager_thread", None)
+            if isinstance(manager, threading.Thread):
+                self._manager = manager
             self._executor.shutdown(wait=False)
 
 

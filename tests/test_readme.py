@@ -1,0 +1,72 @@
+"""The README's examples run as written: its Python blocks, and its console blocks' output."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from textcontract.testing import ContractFixture
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+PYTHON_BLOCKS = re.findall(r"^```python\n(.*?)^```$", README, re.MULTILINE | re.DOTALL)
+CONSOLE_BLOCKS = re.findall(r"^```console\n(.*?)^```$", README, re.MULTILINE | re.DOTALL)
+
+
+def test_the_readme_has_the_examples_this_file_runs() -> None:
+    assert len(PYTHON_BLOCKS) >= 3
+    assert len(CONSOLE_BLOCKS) >= 4
+
+
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=lambda block: block.split("\n", 1)[0])
+def test_every_python_block_runs_as_written(
+    block: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, object] = {"__name__": "readme"}
+    exec(compile(block, "README.md", "exec"), namespace)
+    for name, value in namespace.items():
+        if name.startswith("test_") and callable(value):
+            value(ContractFixture())  # a pytest example: it holds with the fixture's object
+    if "report" in namespace and "rendered" in namespace:
+        out = capsys.readouterr().out
+        assert '"accepted": true' in out
+        assert '"source": "order-1001"' in out
+
+
+def _commands(block: str) -> list[tuple[str, str]]:
+    """``(command, expected output)`` for every ``$ command`` line of a console block."""
+    pairs: list[tuple[str, str]] = []
+    for line in block.splitlines(keepends=True):
+        if line.startswith("$ "):
+            pairs.append((line[2:].rstrip("\n"), ""))
+        elif pairs:
+            pairs[-1] = (pairs[-1][0], pairs[-1][1] + line)
+    return pairs
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [pair for block in CONSOLE_BLOCKS for pair in _commands(block)],
+    ids=lambda value: value[:60],
+)
+def test_every_console_block_shows_what_the_command_prints(command: str, expected: str) -> None:
+    env = dict(os.environ, COLUMNS="80")
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    completed = subprocess.run(
+        ["bash", "-c", command],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.stderr == ""
+    assert completed.stdout == expected

@@ -1,0 +1,236 @@
+"""Which documents ``check DOC…`` names: files, folders searched for documents, stdin.
+
+A folder is searched recursively for ``*.md``, ``*.markdown``, ``*.txt`` and ``*.json``
+files, hidden files and folders (a name starting with ``.``) skipped, in path order
+(the names of each folder sorted by code point, a folder's documents where its name
+sorts). Files named ``*.context.json`` are contexts, never documents. Symbolic links are
+followed; a link that leads back into a folder being searched is a loop, and an entry
+whose kind cannot be told (a dangling link, one that loops, a folder that cannot be
+listed) is an input error, as is a document that is not a regular file: a search never
+opens a pipe or a device, and never drops what it cannot read.
+
+Paths keep the form the user gave: a folder's documents are named by joining the folder
+as given with their path inside it (``docs/`` → ``docs/a/b.md``, ``.`` → ``./b.md``).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from textcontract._files import path_problem
+from textcontract.errors import Location, Problem
+from textcontract.model import is_valid_unicode
+
+__all__ = [
+    "CONTEXT_SUFFIX",
+    "DOCUMENT_SUFFIXES",
+    "STDIN_ARGUMENT",
+    "STDIN_NAME",
+    "Found",
+    "display_path",
+    "find_documents",
+    "is_context_name",
+    "is_document_name",
+    "paired_context",
+    "search_folder",
+]
+
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".json")
+CONTEXT_SUFFIX = ".context.json"
+STDIN_ARGUMENT = "-"
+STDIN_NAME = "<stdin>"
+_SEARCHED = "*.md, *.markdown, *.txt and *.json"
+
+
+class Found(NamedTuple):
+    """A document to read: a file (``pipe`` when it is a FIFO named on the command line,
+    read once), or standard input (``path`` None). ``folder`` is the argument (its index
+    and its text) naming the folder it was found in; None when it named the document."""
+
+    path: str | None
+    pipe: bool = False
+    folder: tuple[int, str] | None = None
+
+
+def is_context_name(name: str) -> bool:
+    return name.endswith(CONTEXT_SUFFIX)
+
+
+def is_document_name(name: str) -> bool:
+    """Whether a folder search takes a file of this name as a document."""
+    return name.endswith(DOCUMENT_SUFFIXES) and not is_context_name(name)
+
+
+def paired_context(path: str) -> str:
+    """The context file that goes with document ``path``: ``X.md`` → ``X.context.json``."""
+    folder, name = os.path.split(path)
+    return os.path.join(folder, os.path.splitext(name)[0] + CONTEXT_SUFFIX)
+
+
+def display_path(path: str) -> str:
+    """``path`` as reports name it: as given, with ``/`` between its parts."""
+    return path if os.sep == "/" else path.replace(os.sep, "/")
+
+
+def _problem(path: str, message: str) -> Problem:
+    return Problem(message, Location(display_path(path)))
+
+
+def _unreadable(path: str, exc: OSError) -> Problem:
+    if exc.errno == errno.ELOOP:
+        return _problem(path, "symbolic link loop: the link leads back to itself")
+    if exc.errno == errno.ENOENT and os.path.lexists(path):
+        return _problem(path, "dangling symbolic link: what it points to does not exist")
+    return _problem(path, f"cannot read file: {exc.strerror or exc}")
+
+
+def _kind_name(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def find_documents(arguments: Sequence[str], problems: list[Problem]) -> Iterator[Found]:
+    """The documents ``arguments`` name, in order; what is wrong goes to ``problems``."""
+    stdin_seen = False
+    for index, argument in enumerate(arguments):
+        if argument == STDIN_ARGUMENT:
+            if stdin_seen:
+                problems.append(Problem("standard input ('-') can be read only once"))
+            stdin_seen = True
+            yield Found(None)
+            continue
+        yield from _argument(index, argument, problems)
+
+
+def _name_problem(path: str) -> str | None:
+    problem = path_problem(path)
+    if problem is None and not is_valid_unicode(path):
+        problem = "the path is not valid UTF-8 (reports could not name it); rename it"
+    return problem
+
+
+def _argument(index: int, argument: str, problems: list[Problem]) -> Iterator[Found]:
+    problem = _name_problem(argument)
+    if problem is not None:
+        problems.append(Problem(problem, Location(ascii(argument)[1:-1])))
+        return
+    try:
+        info = os.stat(argument)
+    except OSError as exc:
+        problems.append(_unreadable(argument, exc))
+        return
+    if stat.S_ISDIR(info.st_mode):
+        before = len(problems)
+        found = 0
+        for path in _search(argument, info, problems):
+            found += 1
+            yield Found(path, folder=(index, argument))
+        if not found and len(problems) == before:
+            problems.append(
+                _problem(
+                    argument,
+                    f"no documents in this folder (searched for {_SEARCHED}; "
+                    "hidden files and folders are skipped)",
+                )
+            )
+    elif is_context_name(os.path.basename(argument)):
+        problems.append(
+            _problem(
+                argument,
+                f"a {CONTEXT_SUFFIX} file is a context, not a document: give it with "
+                "--context, or name the document beside it",
+            )
+        )
+    else:
+        yield Found(argument, pipe=stat.S_ISFIFO(info.st_mode))
+
+
+def search_folder(root: str, problems: list[Problem]) -> Iterator[str]:
+    """The documents under folder ``root`` again, in the same order (the second pass)."""
+    try:
+        info = os.stat(root)
+    except OSError as exc:
+        problems.append(_unreadable(root, exc))
+        return
+    yield from _search(root, info, problems)
+
+
+def _search(root: str, info: os.stat_result, problems: list[Problem]) -> Iterator[str]:
+    """The documents under folder ``root``, in path order (depth first, names sorted)."""
+    searching = {(info.st_dev, info.st_ino): root}
+    stack = [(root, iter(_names(root, problems)), (info.st_dev, info.st_ino))]
+    while stack:
+        folder, names, key = stack[-1]
+        name = next(names, None)
+        if name is None:
+            stack.pop()
+            del searching[key]
+            continue
+        path = os.path.join(folder, name)
+        entry = _entry(path, problems)
+        if entry is None:
+            continue
+        if stat.S_ISDIR(entry.st_mode):
+            inner = (entry.st_dev, entry.st_ino)
+            if inner in searching:
+                problems.append(
+                    _problem(
+                        path,
+                        "symbolic link loop: this is the folder "
+                        f"{display_path(searching[inner])!r} again",
+                    )
+                )
+                continue
+            searching[inner] = path
+            stack.append((path, iter(_names(path, problems)), inner))
+        elif is_document_name(name):
+            if stat.S_ISREG(entry.st_mode):
+                yield path
+            else:
+                problems.append(
+                    _problem(
+                        path,
+                        f"{_kind_name(entry.st_mode)}: a folder search reads regular files only",
+                    )
+                )
+
+
+def _searched(name: str) -> bool:
+    """Whether the search looks at a name: not hidden, and not a context file."""
+    return not name.startswith(".") and not is_context_name(name)
+
+
+def _entry(path: str, problems: list[Problem]) -> os.stat_result | None:
+    """What ``path`` is (links followed), or None with the problem recorded."""
+    problem = _name_problem(path)
+    if problem is not None:
+        problems.append(Problem(problem, Location(ascii(display_path(path))[1:-1])))
+        return None
+    try:
+        return os.stat(path)
+    except OSError as exc:
+        problems.append(_unreadable(path, exc))
+        return None
+
+
+def _names(folder: str, problems: list[Problem]) -> list[str]:
+    """The names in ``folder`` the search looks at, sorted; an unlistable folder is a problem.
+
+    Context files are left out here, so a folder of many documents and their contexts
+    holds only the documents' names while it is searched.
+    """
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entry.name for entry in entries if _searched(entry.name))
+    except OSError as exc:
+        problems.append(_problem(folder, f"cannot list folder: {exc.strerror or exc}"))
+        return []

@@ -1,0 +1,73 @@
+"""Reading contexts and documents from files and bytes (SPEC §2.1, §2.2).
+
+A document file is JSON when its name ends in ``.json``; anything else is markdown/text
+with optional YAML front matter whose text after the front matter becomes surface
+``body``. Every file is read by the one bounded reader (:mod:`textcontract._files`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from textcontract._files import decode_utf8, read_input_text
+from textcontract._json import loads_strict
+from textcontract._surface_origins import json_origins
+from textcontract.inputs._markdown import parse_markdown
+from textcontract.model import Context, Document
+
+__all__ = [
+    "context_from_bytes",
+    "document_from_bytes",
+    "is_json_name",
+    "load_context_file",
+    "load_document_file",
+    "read_text_file",
+]
+
+
+def is_json_name(name: str) -> bool:
+    """Whether a document file of this name is read as JSON (else as markdown/text)."""
+    return name.endswith(".json")
+
+
+def read_text_file(path: str | os.PathLike[str], display: str) -> str:
+    """UTF-8 text of a file (BOM dropped); unreadable, refused or invalid input is an error.
+
+    The file is read by the one bounded reader (:mod:`textcontract._files`): regular files
+    and pipes only, at most the input size cap.
+    """
+    return read_input_text(path, display)
+
+
+def document_from_bytes(data: bytes, display: str, *, json: bool) -> Document:
+    """The document held in ``data`` (a file's bytes), JSON or markdown/text."""
+    text = decode_utf8(data, display)
+    if json:
+        return _json_document(text, display)
+    return parse_markdown(text, display)
+
+
+def context_from_bytes(data: bytes, display: str) -> Context:
+    """The context held in ``data`` (a file's bytes), in either JSON form."""
+    return Context.from_json(loads_strict(decode_utf8(data, display), display), display)
+
+
+def load_context_file(path: str | os.PathLike[str], display: str | None = None) -> Context:
+    name = display if display is not None else os.fspath(path)
+    return Context.from_json(loads_strict(read_text_file(path, name), name), name)
+
+
+def load_document_file(path: str | os.PathLike[str], display: str | None = None) -> Document:
+    name = display if display is not None else os.fspath(path)
+    text = read_text_file(path, name)
+    if is_json_name(Path(path).name):
+        return _json_document(text, name)
+    return parse_markdown(text, name)
+
+
+def _json_document(text: str, display: str) -> Document:
+    """A JSON document, with the file line where each surface's text value begins."""
+    raw = loads_strict(text, display)
+    document = Document.from_json(raw, display)
+    return document.with_origins(json_origins(text, raw, document))
