@@ -74,7 +74,51 @@ BAD = [
     (_set("shard.thresholds", {}), "shard.thresholds: expected"),
     (_set("shard.thresholds.detection", "high"), "a number or null"),
     (_set("corpus", {"digest": 1}), "corpus: expected an object"),
+    (_drop("waivers"), "waivers: missing"),
+    (_set("mode", "sometimes"), "mode: expected one of contract-scoring, production"),
+    (_set("evaluator_recommendation", "PASS"), "expected null (contract-scoring)"),
+    (_set("preflight", {"passed": False, "digest": "x"}), "preflight: expected null or"),
+    (_set("source_revision", {"commit": 1}), "source_revision"),
+    (_set("contract.lineage", {"revision_count": 1}), "contract.lineage: expected null or"),
+    (_set("waivers", []), "waivers: expected null or an object"),
+    (_set("waivers", {"as_of": "soon", "declared": []}), "waivers.as_of: expected a date"),
+    (_set("waivers", {"as_of": "2026-01-01", "declared": [{}]}), "declared[0]: expected"),
+    (_set("shard.cases.0.variants.0.exposure", "secret"), "'secret' is not one of"),
+    (_set("shard.cases.0.variants.0.waivers", [None]), "expected [] or one waiver id"),
+    (_set("shard.cases.0.variants.0.waivers", ["w"]), "only a not-applicable trial"),
 ]
+
+
+def _production(report: dict[str, Any]) -> None:
+    report["mode"], report["evaluator_recommendation"] = "production", "SOMETIMES"
+
+
+def test_a_production_part_needs_a_known_recommendation() -> None:
+    with pytest.raises(InputError, match="expected one of PASS, CONCERNS, FAIL"):
+        merge_audit(parts(1, _production))
+
+
+def test_waivers_are_read_back_with_their_dates_and_scopes() -> None:
+    declared = {
+        "id": "w1",
+        "reason": "r",
+        "approved_by": "a",
+        "expires": "2026-12-31",
+        "scope": {"probes": [], "rules": ["enough-content"]},
+        "status": "unused",
+        "trials": [],
+    }
+    block = {"as_of": "2026-06-01", "declared": [declared]}
+    merged = merge_audit(parts(1, _set("waivers", block)))
+    assert merged.report["waivers"] == block
+    for key, value, message in [
+        ("expires", "never", "expires: expected a date"),
+        ("scope", {"probes": []}, "scope: expected {probes, rules}"),
+        ("reason", 3, "expected id, reason and approved_by as strings"),
+    ]:
+        bad = {"as_of": "2026-06-01", "declared": [{**declared, key: value}]}
+        with pytest.raises(InputError, match=message):
+            merge_audit(parts(1, _set("waivers", bad)))
 
 
 @pytest.mark.parametrize(("change", "message"), BAD)
@@ -92,6 +136,12 @@ REFUSED = [
     (_set("shard.hash", "crc32"), "its shard.hash differs"),
     (_set("shard.cases_in_corpus", 99), "its shard.cases_in_corpus differs"),
     (_set("shard.thresholds.detection", 0.1), "its shard.thresholds differs"),
+    (_set("mode", "production"), "its mode differs"),
+    (_set("contract.lineage", {"parent_digest": None, "revision_count": 0}), "its contract"),
+    (_set("preflight.digest", "sha256:0"), "its preflight differs"),
+    (_set("evaluator_recommendation", "PASS"), "its evaluator_recommendation differs"),
+    (_set("source_revision", {"commit": None, "dirty": None, "basis": "unknown"}), "its source"),
+    (_set("waivers", {"as_of": "2026-01-01", "declared": []}), "its waivers (or their as_of"),
 ]
 
 

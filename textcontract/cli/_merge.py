@@ -126,7 +126,8 @@ def register(app: typer.Typer) -> None:
         version: VersionOption = False,
     ) -> int:
         """Merge the part files of a sharded audit into the full audit report. Exit as `audit`
-        would on it; 4 when the parts do not belong together or a shard is missing."""
+        would on it (5 for an INVALID run, or a failed preflight every shard wrote); 4 when
+        the parts do not belong together or a shard is missing."""
         del version  # -V/--version is handled by its callback
         return run_merge_command(
             parts,
