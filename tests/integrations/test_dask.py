@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,11 @@ pd = pytest.importorskip("pandas")
 
 import textcontract  # noqa: E402
 import textcontract.dask as tcd  # noqa: E402
-from textcontract.audit import audit_directory  # noqa: E402
+from textcontract.audit import (  # noqa: E402
+    PreflightFailed,
+    audit_directory,
+    preflight_directory,
+)
 from textcontract.formats.json_text import dumps_compact, write_pretty  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -234,3 +239,22 @@ def test_audit_on_the_cluster_is_the_unsharded_report(client: Any, tmp_path: Pat
     three = tcd.audit(corpus, client, shards=3, cache=tmp_path / "cache")
     assert three.report == result.report
     assert int(three.exit_code) == int(audit_directory(corpus).exit_code)
+
+
+def test_a_production_audit_with_a_waiver_on_the_cluster_is_the_unsharded_one(
+    client: Any,
+) -> None:
+    corpus = REPO / "fixtures" / "production"
+    day = date(2026, 11, 30)
+    expected: list[str] = []
+    write_pretty(audit_directory(corpus, as_of=day).streamed_report(), expected.append)
+    result = tcd.audit(corpus, client, shards=2, as_of=day)
+    produced: list[str] = []
+    write_pretty(result.streamed_report(), produced.append)
+    assert "".join(produced) == "".join(expected)
+    assert result.report["waivers"]["declared"][0]["status"] == "honoured"
+    with pytest.raises(PreflightFailed) as failed:  # from a worker, with its verdict
+        tcd.audit(REPO / "fixtures" / "preflight" / "mutations", client, shards=2)
+    assert failed.value.preflight.passed is False
+    assert failed.value.preflight.digest == preflight_directory(REPO / "fixtures" / "preflight"
+                                                                / "mutations").digest  # fmt: skip
