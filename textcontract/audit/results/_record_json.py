@@ -1,5 +1,8 @@
 """Case records as JSON: what the result cache keeps and what a shard's part file carries.
 
+The cache keeps records before any waiver (``"waivers": []``); a part file carries them as
+its shard's report counted them, waivers applied (each waived trial's waiver id).
+
 A case record is everything the figures, the strength block and the report's lists are
 built from (:mod:`textcontract.audit.results._variant_records`), so a record written here
 and read back sums up to the same bytes. Reading is strict: every field is checked, and

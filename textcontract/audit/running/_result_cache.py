@@ -4,10 +4,13 @@ Rule results (:mod:`textcontract.audit.running._rule_cache`) spare the rules' wo
 spare the rest of an unchanged run, which would otherwise still rebuild every trial to
 look its results up:
 
-- ``cases``: the records of one case — every variant's labels, outcome and trial states
-  — keyed by the contract digest (every rule and the check policy), the case's
-  fingerprint (its canonical form, every trial resolved: SPEC §6's corpus-digest item)
-  and the catch threshold; with them, the number of rule evaluations they stand for.
+- ``cases``: the records of one case — every variant's labels, outcome and trial states,
+  before any waiver (waivers are applied to them afterwards, on the run's date) — keyed by
+  the contract digest (every rule and the check policy), the case's fingerprint (its
+  canonical form, every trial resolved: SPEC §6's corpus-digest item) and the catch
+  threshold; with them, the number of rule evaluations of its trials they stand for. A
+  variant's ``exposure`` is in no fingerprint, so records read back are used only when
+  their labels and exclusions are the first pass's plan's.
 - ``corpus``: the corpus and fixture digests, keyed by every case's fingerprint in
   case-id order — both are functions of exactly those cases.
 
