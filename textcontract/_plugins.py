@@ -136,12 +136,18 @@ def plugins_possible(group: str) -> bool:
     ``entry_points()`` decides, so the result is the same either way.
     """
     if any(
-        hasattr(finder, "find_distributions") and finder is not PathFinder
+        hasattr(finder, "find_distributions") and not _path_based(finder)
         for finder in sys.meta_path
     ):
         return True
     needle = group.encode("ascii")
     return any(_may_declare(entry, needle) for entry in sys.path)
+
+
+def _path_based(finder: object) -> bool:
+    """The standard finder, or importlib_metadata's (which dask and others import; it takes
+    over from the standard one): both read the ``*.dist-info`` folders on ``sys.path``."""
+    return finder is PathFinder or type(finder).__module__ == "importlib_metadata"
 
 
 def _may_declare(entry: object, needle: bytes) -> bool:

@@ -48,6 +48,7 @@ def test_help_names_arguments_as_users_write_them(command: str) -> None:
     [
         ("check", "Usage: textcontract check [OPTIONS] [DOC…]"),
         ("audit", "Usage: textcontract audit [OPTIONS] DIR"),
+        ("merge", "Usage: textcontract merge [OPTIONS] PART…"),
         ("aggregate-strength", "Usage: textcontract aggregate-strength [OPTIONS] ARTIFACT…"),
         ("compare", "Usage: textcontract compare [OPTIONS] A B"),
         ("test", "Usage: textcontract test [OPTIONS] CONTRACT…"),

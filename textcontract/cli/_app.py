@@ -24,6 +24,7 @@ __all__ = ["COMMAND_MODULES", "build_app"]  # and `app`, built on first access
 _MODULES = (
     "textcontract.cli._check",
     "textcontract.cli._audit",
+    "textcontract.cli._merge",
     "textcontract.cli._preflight",
     "textcontract.cli._strength",
     "textcontract.cli._lineage",
@@ -36,6 +37,7 @@ _MODULES = (
 COMMAND_MODULES = {
     "check": "textcontract.cli._check",
     "audit": "textcontract.cli._audit",
+    "merge": "textcontract.cli._merge",
     "preflight": "textcontract.cli._preflight",
     "score": "textcontract.cli._strength",
     "aggregate-strength": "textcontract.cli._strength",

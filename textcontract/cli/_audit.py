@@ -17,6 +17,7 @@ from textcontract.audit import (
     Corpus,
     Preflight,
     PreflightFailed,
+    Shard,
     audit_directory,
     load_corpus,
 )
@@ -38,9 +39,10 @@ from textcontract.cli._run_options import (
     checked_mode,
     source_revision,
 )
+from textcontract.errors import InputError
 from textcontract.formats.json_text import dumps_pretty, write_pretty
 
-__all__ = ["AuditFormat", "register", "run_audit_command", "write_files"]
+__all__ = ["AuditFormat", "emit_audit", "register", "run_audit_command", "write_files"]
 
 _ARTIFACTS = "the artifact set"
 _RECORDS = "the record set"
@@ -119,6 +121,19 @@ def _render(
     emit_rendered(lambda console: render_audit_text(result.report, console, checks), output)
 
 
+def _shard(text: str, output_format: AuditFormat) -> Shard:
+    """``--shard K/N``; a part file is the JSON report (any other format is a usage error)."""
+    try:
+        shard = Shard.parse(text)
+    except ValueError as error:
+        raise InputError.at(f"--shard: {error}", "--shard") from None
+    if output_format is not AuditFormat.json:
+        raise InputError.at(
+            "--shard writes a part file for `textcontract merge`: use --format json", "--shard"
+        )
+    return shard
+
+
 def render_preflight(preflight: Preflight, output_format: str, output: Path | None) -> None:
     """The preflight verdict as ``preflight`` prints it (JSON), or as text."""
     if output_format != "text":
@@ -145,10 +160,13 @@ def run_audit_command(
     mode: str | None = None,
     as_of: str | None = None,
     revision: str | None = None,
+    cache: Path | None = None,
+    shard: str | None = None,
 ) -> int:
     """Audit, then write the report, the artifact set and the record set: each set is
     staged in full before the report is written and put in place after it, so a failure
     anywhere leaves every old output as it was."""
+    part = None if shard is None else _shard(shard, output_format)
     check_output_file(output)
     check_output_folder(artifacts, _ARTIFACTS)
     check_output_folder(records, _RECORDS)
@@ -168,6 +186,8 @@ def run_audit_command(
                 mode=chosen_mode,
                 as_of=day,
                 source_revision=recorded,
+                cache=cache,
+                shard=part,
             )
     except PreflightFailed as failed:  # nothing evaluated, nothing written but the verdict
         render_preflight(failed.preflight, output_format.value, output)
@@ -178,6 +198,19 @@ def run_audit_command(
             directory, contract=contract, allow_missing_rules=allow_missing_rules, jobs=jobs
         )
 
+    emit_audit(result, output_format, output, artifacts, records, load)
+    return int(result.exit_code)
+
+
+def emit_audit(
+    result: AuditResult,
+    output_format: AuditFormat,
+    output: Path | None,
+    artifacts: Path | None,
+    records: Path | None,
+    load: Callable[[], Corpus],
+) -> None:
+    """Write the report, the artifact set and the record set (``audit`` and ``merge``)."""
     with ExitStack() as stack:
         staged = []
         if artifacts is not None and not result.invalid:  # an INVALID run writes no set
@@ -189,7 +222,6 @@ def run_audit_command(
         _render(result, output_format, output, load)
         for files in staged:
             files.commit()
-    return int(result.exit_code)
 
 
 def register(app: typer.Typer) -> None:
@@ -259,6 +291,22 @@ def register(app: typer.Typer) -> None:
         mode: ModeOption = None,
         as_of: AsOfOption = None,
         revision: SourceRevisionFlag = None,
+        cache: Annotated[
+            Path | None,
+            typer.Option(
+                "--cache",
+                metavar="DIR",
+                help="Keep evaluation results here and reuse them (created when missing).",
+            ),
+        ] = None,
+        shard: Annotated[
+            str | None,
+            typer.Option(
+                "--shard",
+                metavar="K/N",
+                help="Evaluate only shard K of N and write a part file for `merge` (JSON).",
+            ),
+        ] = None,
         version: VersionOption = False,
     ) -> int:
         """Measure a contract on a corpus of labelled variants: detection, preservation,
@@ -279,4 +327,6 @@ def register(app: typer.Typer) -> None:
             mode=mode,
             as_of=as_of,
             revision=revision,
+            cache=cache,
+            shard=shard,
         )

@@ -42,12 +42,14 @@ class _Load:
         self.places: dict[str, Location] = {}
         self.reading: list[ContractSource] = []
         self.files: list[str] = []
+        self.texts: list[str] = []
         self.lineage: Lineage | None = None
 
     def file(self, source: ContractSource) -> tuple[Header, FieldReader] | None:
         """Read one file (its includes first); ``None`` when it is not a contract at all."""
         self.reading.append(source)
         self.files.append(source.display)
+        self.texts.append(source.text)
         try:
             return self._read(source)
         finally:
@@ -108,6 +110,7 @@ def parse_contract_source(
         source=source.display,
         description=header.description,
         files=tuple(load.files),
+        texts=tuple(load.texts),
         lineage=load.lineage,
     )
 

@@ -77,6 +77,8 @@ class ParsedContract:
     source: str
     description: str | None = None
     files: tuple[str, ...] = field(default=())
+    texts: tuple[str, ...] = field(default=(), repr=False)
+    """The text of each of ``files`` as it was read (what a worker elsewhere compiles)."""
     lineage: Lineage | None = None
     """Where this revision comes from (SPEC §17.7); out of the digest."""
 

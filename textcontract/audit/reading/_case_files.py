@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from textcontract._files import path_problem
-from textcontract._yaml import load_yaml
+from textcontract._yaml import Positions, load_yaml
 from textcontract.audit.reading._config import AUDIT_FILE, join_display
 from textcontract.audit.reading._model import (
     DEFAULT_FAMILY,
@@ -77,6 +77,10 @@ class CaseReader:
         self.rules = rules
         self.allow_missing_rules = allow_missing_rules
         self.problems = problems
+        self.on_tree: Callable[[Any], None] | None = None
+        """Called with the YAML value of every case file read."""
+        self.on_quote: Callable[[str, Path], None] | None = None
+        """Called with (reference, resolved path) for each file a case quotes, before reading it."""
 
     # -- files ------------------------------------------------------------------------------
 
@@ -99,6 +103,8 @@ class CaseReader:
         if not resolved.is_file():
             reader.problem(path, f"{reference!r} does not exist (or is not a file)")
             return None
+        if self.on_quote is not None:
+            self.on_quote(reference, resolved)
         return resolved, join_display(shown, reference)
 
     def document(
@@ -161,6 +167,14 @@ class CaseReader:
         except InputError as error:
             self.problems.extend(error.problems)
             return None
+        if self.on_tree is not None:
+            self.on_tree(data)
+        return self.case_tree(data, positions, path, shown)
+
+    def case_tree(
+        self, data: Any, positions: Positions | None, path: Path, shown: str
+    ) -> Case | None:
+        """The case a case file's YAML value holds (``positions`` ``None``: no line numbers)."""
         reader = FieldReader(shown, positions)
         fields = reader.mapping(
             {} if data is None else data,

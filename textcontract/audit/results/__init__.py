@@ -12,10 +12,13 @@ from textcontract.audit.results._figures import (
     wilson_interval,
 )
 from textcontract.audit.results._findings import (
+    AuditedContract,
     ExcludedRow,
     Findings,
     VariantRow,
+    rule_severities,
     summarize,
+    summarize_records,
 )
 from textcontract.audit.results._matching import (
     ExpectedStatus,
@@ -23,6 +26,12 @@ from textcontract.audit.results._matching import (
     control_trial,
     failed_trial,
     violation_trial,
+)
+from textcontract.audit.results._merge import (
+    MergedAudit,
+    Part,
+    failed_preflight,
+    merge_parts,
 )
 from textcontract.audit.results._preflight import (
     CasePlan,
@@ -32,10 +41,20 @@ from textcontract.audit.results._preflight import (
     Preflight,
     canonical_chunks,
 )
+from textcontract.audit.results._record_json import (
+    RecordError,
+    case_record_from_json,
+    case_record_json,
+)
 from textcontract.audit.results._report import (
     AUDIT_VERSION,
     report_json,
     streamed_report,
+)
+from textcontract.audit.results._shards import (
+    SHARD_HASH,
+    Shard,
+    shard_block,
 )
 from textcontract.audit.results._strength import (
     counted_trials,
@@ -48,9 +67,15 @@ from textcontract.audit.results._variant_records import (
     Labels,
     VariantRecord,
 )
+from textcontract.audit.results._waiving import (
+    waive_counted,
+    waive_record,
+)
 
 __all__ = [
     "AUDIT_VERSION",
+    "SHARD_HASH",
+    "AuditedContract",
     "CasePlan",
     "CaseRecord",
     "CheckKind",
@@ -62,25 +87,38 @@ __all__ = [
     "Findings",
     "Interner",
     "Labels",
+    "MergedAudit",
     "Outcome",
+    "Part",
     "PlannedVariant",
     "Preflight",
     "Rate",
+    "RecordError",
+    "Shard",
     "ThresholdCheck",
     "TrialResult",
     "VariantRecord",
     "VariantRow",
     "canonical_chunks",
+    "case_record_from_json",
+    "case_record_json",
     "check_threshold",
     "control_trial",
     "counted_trials",
+    "failed_preflight",
     "failed_trial",
+    "merge_parts",
     "preserve_verdict",
     "probe_trials",
     "report_json",
+    "rule_severities",
+    "shard_block",
     "streamed_report",
     "summarize",
+    "summarize_records",
     "violation_trial",
     "violation_verdict",
+    "waive_counted",
+    "waive_record",
     "wilson_interval",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from textcontract.audit.reading import Expectation, Relation
 from textcontract.audit.results._figures import (
@@ -22,8 +22,8 @@ from textcontract.audit.results._figures import (
 )
 from textcontract.audit.results._strength import StrengthTally
 from textcontract.audit.results._variant_records import CaseRecord, Counted, Labels
-from textcontract.contract import ParsedContract
-from textcontract.model import Severity
+from textcontract.contract import Lineage, ParsedContract
+from textcontract.model import RuleVersion, Severity
 from textcontract.strength import (
     CONTRACT_FORMAT_VERSION,
     CONTRACT_SCORING,
@@ -37,7 +37,31 @@ from textcontract.strength import (
     Verdict,
 )
 
-__all__ = ["ExcludedRow", "Findings", "VariantRow", "summarize"]
+__all__ = [
+    "AuditedContract",
+    "ExcludedRow",
+    "Findings",
+    "VariantRow",
+    "rule_severities",
+    "summarize",
+    "summarize_records",
+]
+
+
+class AuditedContract(Protocol):
+    """What the report says of the contract: a parsed contract, or a merge's record of it."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> RuleVersion: ...
+
+    @property
+    def digest(self) -> str: ...
+
+    @property
+    def lineage(self) -> Lineage | None: ...
 
 
 @dataclass(frozen=True)
@@ -110,7 +134,7 @@ class ExcludedRow:
 class Findings:
     """The audit's figures and identities, with the records behind its lists."""
 
-    contract: ParsedContract
+    contract: AuditedContract
     policy: ScoringPolicy
     corpus_digest: str
     fixture_digest: str
@@ -199,7 +223,14 @@ def _families(cases: Sequence[CaseRecord]) -> dict[str, dict[str, int]]:
     }
 
 
-def _coverage_gaps(parsed: ParsedContract, cases: Sequence[CaseRecord]) -> tuple[CoverageGap, ...]:
+def rule_severities(parsed: ParsedContract) -> tuple[tuple[str, Severity], ...]:
+    """Every rule's id and severity, in contract order (what coverage gaps are read from)."""
+    return tuple((entry.rule.header.id, entry.rule.header.severity) for entry in parsed.entries)
+
+
+def _coverage_gaps(
+    rules: Sequence[tuple[str, Severity]], cases: Sequence[CaseRecord]
+) -> tuple[CoverageGap, ...]:
     """Contract rules (in contract order) that no eligible, non-canary violation expects."""
     targeted = {
         expectation.rule
@@ -210,11 +241,7 @@ def _coverage_gaps(parsed: ParsedContract, cases: Sequence[CaseRecord]) -> tuple
         and not record.labels.canary
         for expectation in record.labels.expect
     }
-    return tuple(
-        CoverageGap(entry.rule.header.id, entry.rule.header.severity)
-        for entry in parsed.entries
-        if entry.rule.header.id not in targeted
-    )
+    return tuple(CoverageGap(rule, severity) for rule, severity in rules if rule not in targeted)
 
 
 def _figures(cases: Sequence[CaseRecord]) -> tuple[Rate, Rate, tuple[int, int]]:
@@ -253,16 +280,40 @@ def summarize(
     ``evidence.recommendation`` is the production recommendation (``None`` in
     contract-scoring).
     """
+    return summarize_records(
+        parsed,
+        rule_severities(parsed),
+        policy,
+        cases,
+        corpus_digest,
+        fixture_digest,
+        mode=mode,
+        evidence=evidence,
+    )
+
+
+def summarize_records(
+    contract: AuditedContract,
+    rules: Sequence[tuple[str, Severity]],
+    policy: ScoringPolicy,
+    cases: tuple[CaseRecord, ...],
+    corpus_digest: str,
+    fixture_digest: str,
+    *,
+    mode: str = CONTRACT_SCORING,
+    evidence: RunEvidence | None = None,
+) -> Findings:
+    """:func:`summarize` from the contract's identity and its rules' severities."""
     run = evidence if evidence is not None else RunEvidence()
     recommendation = None if run.recommendation is None else Recommendation(run.recommendation)
     probe_order = tuple(sorted(cases, key=lambda case: case.case + "/"))
     tally = StrengthTally(policy)
     for probe_id, labels, counted in _admitted(probe_order):
         tally.add(probe_id, labels, counted)
-    gaps = _coverage_gaps(parsed, cases)
+    gaps = _coverage_gaps(rules, cases)
     detection, preservation, canaries = _figures(cases)
     return Findings(
-        contract=parsed,
+        contract=contract,
         policy=policy,
         corpus_digest=corpus_digest,
         fixture_digest=fixture_digest,
@@ -275,7 +326,7 @@ def summarize(
             contract_format_version=CONTRACT_FORMAT_VERSION,
             corpus_digest=corpus_digest,
             fixture_digest=fixture_digest,
-            evaluator_configuration_digest=parsed.digest,
+            evaluator_configuration_digest=contract.digest,
             scoring_policy_digest=policy.digest,
             mode=mode,
         ),

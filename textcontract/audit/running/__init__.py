@@ -9,9 +9,11 @@ from textcontract.audit.running._preflight import (
 )
 from textcontract.audit.running._runner import (
     AuditResult,
+    CacheCounts,
     Progress,
     SourceRevisionOption,
     audit_directory,
+    merge_audit,
     preflight_directory,
     run_audit,
 )
@@ -22,6 +24,7 @@ from textcontract.audit.running._views import (
 
 __all__ = [
     "AuditResult",
+    "CacheCounts",
     "Corpus",
     "PreflightFailed",
     "Progress",
@@ -29,6 +32,7 @@ __all__ = [
     "VariantView",
     "audit_directory",
     "load_corpus",
+    "merge_audit",
     "preflight_directory",
     "run_audit",
     "variant_views",

@@ -11,15 +11,24 @@ preflight passed, does the second pass (:func:`audit_case`) read each case again
 build the same trials, check that the fingerprint is the same (else a file changed
 during the audit), and evaluate its trials. So the audit never holds more than one
 case's documents at a time, and both passes can run in workers.
+
+With a cache (``audit --cache``, SPEC §13) a case file validated before is rebuilt from
+its cached YAML value instead of being parsed, the baseline's first check run takes its
+rules' results from the cache, and the second pass takes a case's records, or its rules'
+results on each trial, from the cache. The cache holds evaluation results only: waivers
+are applied to a case's records after they are found or computed (SPEC §17.4), so
+nothing cached depends on ``--as-of``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import pickle
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from textcontract.audit.reading import (
     Case,
@@ -34,31 +43,43 @@ from textcontract.audit.results import (
     CasePlan,
     CaseRecord,
     Counted,
+    ExcludedReason,
     Labels,
     TrialResult,
     VariantRecord,
     preserve_verdict,
     probe_trials,
     violation_verdict,
+    waive_record,
+)
+from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._case_memo import (
+    Quotes,
+    file_sha256,
+    id_location,
+    recall_tree,
+    remember,
 )
 from textcontract.audit.running._evaluation import TextMemo, evaluate_trials
 from textcontract.audit.running._planning import exclusion, labels, plan_case
+from textcontract.audit.running._result_cache import CachedCase, read_case, write_case
+from textcontract.audit.running._rule_cache import (
+    BaselineResults,
+    CaseRuleResults,
+    RuleKey,
+    rule_keys,
+)
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
 from textcontract.model import Severity
-from textcontract.strength import (
-    OutcomeState,
-    ProbeRole,
-    Waiver,
-    covering_waiver,
-    reduce_trials,
-)
+from textcontract.strength import OutcomeState, ProbeRole, Waiver, reduce_trials
 
 __all__ = [
     "CaseCheck",
     "CaseEntry",
     "CaseOutcome",
+    "CaseTask",
     "CaseWork",
     "ContractFile",
     "WorkSetup",
@@ -100,6 +121,8 @@ class WorkSetup:
     waivers: tuple[Waiver, ...] = ()
     """The waivers in force on ``as_of``, applied by the audit pass (SPEC §17.4)."""
     as_of: date | None = None
+    cache: str | None = None
+    """The cache folder (``audit --cache``), or ``None``."""
 
     def __call__(self) -> CaseWork:
         return CaseWork(self)
@@ -123,6 +146,18 @@ class CaseWork:
         """Whether this process has a contract to check baselines with."""
         return self._parsed is not None or self.setup.contract is not None
 
+    @cached_property
+    def folder(self) -> CacheFolder | None:
+        return None if self.setup.cache is None else CacheFolder(self.setup.cache)
+
+    @cached_property
+    def rule_keys(self) -> tuple[RuleKey, ...]:
+        return rule_keys(self.parsed)
+
+    @cached_property
+    def resolved_root(self) -> Path:
+        return Path(self.setup.root).resolve()
+
     def reader(self, problems: list[Problem]) -> CaseReader:
         setup = self.setup
         return CaseReader(
@@ -133,9 +168,61 @@ class CaseWork:
         """How a case file (relative to the corpus folder) is named in messages."""
         return join_display(self.setup.display, file)
 
-    def read(self, file: str, problems: list[Problem]) -> Case | None:
-        """The case in ``file`` (relative to the corpus folder); problems go to ``problems``."""
-        return self.reader(problems).case(Path(self.setup.root, file), self.display(file))
+    def read(self, file: str, problems: list[Problem], quotes: Quotes | None = None) -> Case | None:
+        """The case in ``file`` (relative to the corpus folder); problems go to ``problems``.
+
+        ``quotes`` hears of every file the case quotes and of the file's YAML value (for
+        the cache).
+        """
+        reader = self.reader(problems)
+        if quotes is not None:
+            reader.on_quote, reader.on_tree = quotes, quotes.tree
+        return reader.case(Path(self.setup.root, file), self.display(file))
+
+    def reread(
+        self, file: str, problems: list[Problem], fingerprint: bytes
+    ) -> tuple[Case | None, bool]:
+        """The case in ``file`` again, from its YAML value in the cache when it is there,
+        and whether it is known to be the case with ``fingerprint``.
+
+        The value is found by the file's bytes as they are now (:meth:`from_entry`).
+        """
+        folder = self.folder
+        content = None if folder is None else file_sha256(Path(self.setup.root, file))
+        body = None if folder is None or content is None else recall_tree(folder, file, content)
+        if body is None:
+            return self.read(file, problems), False
+        return self.from_entry(file, body, content or "", fingerprint, problems)
+
+    def from_entry(
+        self,
+        file: str,
+        body: dict[str, Any],
+        content: str,
+        fingerprint: bytes,
+        problems: list[Problem],
+    ) -> tuple[Case | None, bool]:
+        """The case a ``validated`` cache entry holds the YAML value of, and whether it is
+        known to be the case with ``fingerprint``.
+
+        A case read that way has no line numbers (nothing is reported from it: it was
+        validated before). It is known to be the validated case when the entry has this
+        fingerprint and every file the case quotes resolves where, and has, before it is
+        read and after the case is built, the bytes the entry records — then its
+        fingerprint need not be taken again.
+        """
+        quotes = Quotes(self.resolved_root)
+        reader = self.reader(problems)
+        reader.on_quote = quotes
+        path = Path(self.setup.root, file)
+        case = reader.case_tree(body["tree"][0], None, path, self.display(file))
+        known = (
+            body.get("fingerprint") == fingerprint.hex()
+            and quotes.recorded() == body.get("files")
+            and quotes.unchanged()
+            and file_sha256(path) == content
+        )
+        return case, known
 
     def severity(self, variant: Variant) -> Severity:
         """Declared, else the highest severity among the expected rules present, else medium."""
@@ -179,6 +266,9 @@ class CaseCheck:
     """What each of the case's probes that a waiver names is (canary, control, eligible)."""
     plan: CasePlan | None = None
     """The preflight's plan of a case without problems (``None`` when its baseline raised)."""
+    hits: int = 0
+    """Rule evaluations of the baseline's first check run found in the cache."""
+    misses: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,14 +288,29 @@ class CaseEntry:
         return None if self.plan is None else self.plan.accepted and self.plan.complete
 
 
+@dataclass(frozen=True, slots=True)
+class CaseTask:
+    """What the second pass does with one case."""
+
+    entry: CaseEntry
+    evaluate: bool = True
+    """False for a case outside this run's shard: only its part of the corpus digests."""
+    item: bool = True
+    """Whether the corpus digest is needed (not known from the cache)."""
+
+
 @dataclass(frozen=True)
 class CaseOutcome:
     """The second pass over one case: its records and its parts of the corpus digests."""
 
-    record: CaseRecord
-    item: bytes
-    """The case's canonical form, trials resolved: one item of the corpus digest's list."""
+    record: CaseRecord | None
+    """``None`` for a case that was not evaluated (outside the shard)."""
+    item: bytes | None
+    """The case's canonical form, trials resolved: one item of the corpus digest's list
+    (``None`` when the task did not ask for it)."""
     baseline_digest: str
+    hits: int = 0
+    misses: int = 0
 
 
 def _build(case: Case, problems: list[Problem]) -> list[list[Trial]]:
@@ -241,37 +346,83 @@ def _fingerprint(item: bytes) -> bytes:
 
 
 def check_case(work: CaseWork, file: str) -> CaseCheck:
-    """First pass: parse and validate a case file and build every trial."""
+    """First pass: parse and validate a case file, build every trial and plan the case.
+
+    With a cache, a file validated before (its bytes and every file it quotes unchanged)
+    is not parsed again: the case is rebuilt from its cached YAML value.
+    """
+    folder = work.folder
+    content = None
+    if folder is not None:
+        content = file_sha256(Path(work.setup.root, file))
+        recalled = None if content is None else _recalled(work, folder, file, content)
+        if recalled is not None:
+            return recalled
     problems: list[Problem] = []
-    case = work.read(file, problems)
+    quotes = None if folder is None else Quotes(work.resolved_root)
+    case = work.read(file, problems, quotes)
     if case is None:
         return CaseCheck(None, None, tuple(problems), (), None, 0)
     trial_problems: list[Problem] = []
     trials = _build(case, trial_problems)
-    fingerprint = plan = None
-    if not problems and not trial_problems:
-        fingerprint = _fingerprint(case_item(case, trials))
-        plan = _plan(work, case, trials)
+    if problems or trial_problems:
+        return CaseCheck(
+            case.id,
+            case.location,
+            tuple(problems),
+            tuple(trial_problems),
+            None,
+            len(case.variants),
+            _roles(case, work.setup.waived_probes),
+        )
+    fingerprint = _fingerprint(case_item(case, trials))
+    if folder is not None and content is not None and quotes is not None:
+        _remember(work, folder, file, content, quotes, case, fingerprint)
+    return _checked(work, case, trials, case.location, fingerprint)
+
+
+def _checked(
+    work: CaseWork,
+    case: Case,
+    trials: list[list[Trial]],
+    location: Location,
+    fingerprint: bytes,
+) -> CaseCheck:
+    """The first pass of a valid case: its fingerprint, its probes' roles and its plan."""
+    plan, hits, misses = _plan(work, case, trials)
     return CaseCheck(
         case.id,
-        case.location,
-        tuple(problems),
-        tuple(trial_problems),
+        location,
+        (),
+        (),
         fingerprint,
         len(case.variants),
         _roles(case, work.setup.waived_probes),
         plan,
+        hits,
+        misses,
     )
 
 
-def _plan(work: CaseWork, case: Case, trials: list[list[Trial]]) -> CasePlan | None:
-    """The case's plan; an exception is kept back (``None``) until the corpus is known valid."""
+def _plan(
+    work: CaseWork, case: Case, trials: list[list[Trial]]
+) -> tuple[CasePlan | None, int, int]:
+    """The case's plan, and the cache hits and misses of its baseline's first check run.
+
+    An exception is kept back (``None``) until the corpus is known valid.
+    """
     if not work.evaluates:
-        return None
+        return None, 0, 0
+    folder = work.folder
+    results = None if folder is None else BaselineResults(folder, case.id, work.rule_keys)
     try:
-        return plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity)
+        plan = plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity, results)
     except Exception:  # raised again, with its traceback, once every input is validated
-        return None
+        return None, 0, 0
+    if results is None:
+        return plan, 0, 0
+    results.save()
+    return plan, results.hits, results.misses
 
 
 def raise_baseline(work: CaseWork, entry: CaseEntry) -> None:
@@ -295,6 +446,74 @@ def _roles(case: Case, named: frozenset[str]) -> tuple[tuple[str, ProbeRole], ..
     return tuple(found)
 
 
+def _remember(
+    work: CaseWork,
+    folder: CacheFolder,
+    file: str,
+    content: str,
+    quotes: Quotes,
+    case: Case,
+    fingerprint: bytes,
+) -> None:
+    """Record a valid case's first pass, unless a file it read changed meanwhile."""
+    where = case.location
+    if where.path != ("id",) or where.line is None or where.column is None:
+        return
+    if file_sha256(Path(work.setup.root, file)) != content or not quotes.unchanged():
+        return
+    found = {
+        "id": case.id,
+        "at": [where.line, where.column],
+        "variants": len(case.variants),
+        "fingerprint": fingerprint.hex(),
+        "rules": sorted({e.rule for variant in case.variants for e in variant.expect}),
+    }
+    remember(folder, file, content, quotes, found)
+
+
+def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, bytes] | None:
+    """A ``validated`` entry's case id, line and column of the id, and fingerprint, when
+    they are well formed and the rules its expectations name suit this contract."""
+    setup = work.setup
+    try:
+        case_id, (line, column) = body["id"], body["at"]
+        variants, fingerprint = body["variants"], bytes.fromhex(body["fingerprint"])
+        expected = body["rules"]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (
+        isinstance(case_id, str)
+        and all(type(n) is int for n in (line, column, variants))
+        and len(fingerprint) == hashlib.sha256().digest_size
+        and isinstance(expected, list)
+        and all(isinstance(rule, str) for rule in expected)
+    ):
+        return None
+    if not (
+        setup.rules is None or setup.allow_missing_rules or set(expected) <= setup.rules.keys()
+    ):
+        return None
+    return case_id, line, column, fingerprint
+
+
+def _recalled(work: CaseWork, folder: CacheFolder, file: str, content: str) -> CaseCheck | None:
+    """The first pass of a case file validated before, rebuilt from its cached YAML value;
+    ``None`` when anything it depends on changed (the file is then read as without a cache)."""
+    body = recall_tree(folder, file, content)
+    fields = None if body is None else _entry_fields(work, body)
+    if body is None or fields is None:
+        return None
+    case_id, line, column, fingerprint = fields
+    problems: list[Problem] = []
+    case, known = work.from_entry(file, body, content, fingerprint, problems)
+    if case is None or problems or not known or case.id != case_id:
+        return None
+    trials = _build(case, problems)
+    if problems or len(case.variants) != body["variants"]:
+        return None
+    return _checked(work, case, trials, id_location(work.display(file), line, column), fingerprint)
+
+
 def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
     return InternalError(
         f"{work.display(entry.file)} (or a file it names) changed while it was audited; "
@@ -315,50 +534,131 @@ def read_checked(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Tria
     return case, trials, item
 
 
-def _waive(
-    work: CaseWork, probe_id: str, variant: Variant, results: tuple[TrialResult, ...]
-) -> tuple[TrialResult, ...]:
-    """Missed trials of an eligible probe that an in-force waiver covers become not-applicable."""
+def _rebuild(
+    work: CaseWork, entry: CaseEntry, need_item: bool
+) -> tuple[Case, list[list[Trial]], bytes | None]:
+    """Read a validated case again and build its trials; it must be what the first pass saw.
+
+    Its canonical form (the corpus digest's item) is returned when ``need_item``; it is
+    taken anyway, and held to the fingerprint, unless the cache vouches for the case.
+    """
+    problems: list[Problem] = []
+    case, known = work.reread(entry.file, problems, entry.fingerprint)
+    if case is None or problems:
+        raise _changed(work, entry)
+    trials = _build(case, problems)
+    if problems:
+        raise _changed(work, entry)
+    if known and not need_item:
+        return case, trials, None
+    item = case_item(case, trials)
+    if _fingerprint(item) != entry.fingerprint:
+        raise _changed(work, entry)
+    return case, trials, item
+
+
+def _agrees(record: CaseRecord, plan: CasePlan) -> bool:
+    """Whether cached records have the variants, labels and exclusions the plan has (a
+    variant's ``exposure`` is in no fingerprint: an edited one must not be served stale)."""
+    variants = list(record.variants)
+    if record.case != plan.case or len(variants) != len(plan.variants):
+        return False
+    for found, planned in zip(variants, plan.variants, strict=True):
+        excluded = found.result if isinstance(found.result, ExcludedReason) else None
+        if (found.variant, found.labels, excluded) != (
+            planned.variant,
+            planned.labels,
+            planned.excluded,
+        ):
+            return False
+    return True
+
+
+def _cached(work: CaseWork, entry: CaseEntry, plan: CasePlan) -> CachedCase | None:
+    if work.folder is None:
+        return None
+    found = read_case(
+        work.folder, work.parsed.digest, entry.id, entry.fingerprint, work.setup.catch_threshold
+    )
+    return found if found is not None and _agrees(found.record, plan) else None
+
+
+def _waived(work: CaseWork, record: CaseRecord) -> CaseRecord:
     setup = work.setup
-    if not setup.waivers or setup.as_of is None or variant.canary:
-        return results
-    rules = [expectation.rule for expectation in variant.expect]
-    waiver = covering_waiver(setup.waivers, probe_id, rules, setup.as_of)
-    if waiver is None:
-        return results
-    return tuple(
-        replace(result, state=OutcomeState.NOT_APPLICABLE, waiver=waiver.id)
-        if result.state is OutcomeState.MISSED
-        else result
-        for result in results
+    if not setup.waivers or setup.as_of is None:
+        return record
+    return waive_record(record, setup.waivers, setup.as_of, setup.catch_threshold)
+
+
+def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
+    """Second pass over one case: evaluate it (or find its records in the cache), then
+    apply the waivers in force.
+
+    A case outside the shard, or whose records the cache holds, is read again only when
+    its part of the corpus digest is needed.
+    """
+    entry = task.entry
+    plan = entry.plan
+    if task.evaluate and plan is None:
+        raise InternalError(f"the baseline of {entry.id} was not checked before its audit")
+    cached = None if plan is None or not task.evaluate else _cached(work, entry, plan)
+    if cached is not None and not task.item:
+        record = _waived(work, cached.record)
+        return CaseOutcome(record, None, cached.baseline_digest, cached.evaluations)
+    case, trials, item = _rebuild(work, entry, task.item)
+    if not task.evaluate or plan is None:
+        return CaseOutcome(None, item, case.baseline_digest)
+    if cached is not None:
+        record = _waived(work, cached.record)
+        return CaseOutcome(record, item, cached.baseline_digest, cached.evaluations)
+    folder = work.folder
+    results = None if folder is None else CaseRuleResults(folder, case.id, work.rule_keys)
+    record = _evaluate_case(work, case, trials, plan.accepted and plan.complete, results)
+    if results is None or folder is None:
+        return CaseOutcome(_waived(work, record), item, case.baseline_digest)
+    results.save()
+    evaluations = results.hits + results.misses
+    if results.complete and not _infrastructure_error(record):
+        summary = CachedCase(record, case.baseline_digest, evaluations)
+        write_case(
+            folder, work.parsed.digest, entry.fingerprint, work.setup.catch_threshold, summary
+        )
+    return CaseOutcome(
+        _waived(work, record), item, case.baseline_digest, results.hits, results.misses
     )
 
 
-def _counted(
-    work: CaseWork, case: Case, variant: Variant, labels: Labels, results: tuple[TrialResult, ...]
-) -> Counted:
-    if variant.relation is not Relation.VIOLATION:
-        return Counted(preserve_verdict(results), tuple(result.state for result in results))
-    results = _waive(work, f"{case.id}/{variant.id}", variant, results)
+def _infrastructure_error(record: CaseRecord) -> bool:
+    return any(
+        isinstance(variant.result, Counted)
+        and OutcomeState.INFRASTRUCTURE_ERROR in variant.result.states
+        for variant in record.variants
+    )
+
+
+def _counted(labels: Labels, results: tuple[TrialResult, ...], catch_threshold: float) -> Counted:
+    """An evaluated variant's verdict and trial states, before any waiver."""
     states = tuple(result.state for result in results)
-    waivers = tuple(result.waiver for result in results)
-    reduced = reduce_trials(probe_trials("", labels, states), work.setup.catch_threshold)
-    named = waivers if any(waiver is not None for waiver in waivers) else ()
-    return Counted(violation_verdict(results, reduced), states, named)
+    if labels.relation is not Relation.VIOLATION:
+        return Counted(preserve_verdict(results), states)
+    reduced = reduce_trials(probe_trials("", labels, states), catch_threshold)
+    return Counted(violation_verdict(results, reduced), states)
 
 
-def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
-    """Second pass: rebuild a validated case's trials and evaluate its eligible variants.
+def _evaluate_case(
+    work: CaseWork,
+    case: Case,
+    trials: list[list[Trial]],
+    clean: bool,
+    cached: CaseRuleResults | None,
+) -> CaseRecord:
+    """Evaluate a case's eligible variants (no waiver applied).
 
     Eligibility in SPEC order: label, then invalid baseline (the first pass checked
     it), then identical trials.
     """
-    case, trials, item = read_checked(work, entry)
     parsed = work.parsed
     memo = TextMemo()
-    clean = entry.baseline_clean
-    if clean is None:
-        raise InternalError(f"the baseline of {case.id} was not checked before its audit")
     records = []
     for variant, built in zip(case.variants, trials, strict=True):
         found = labels(variant, work.severity(variant))
@@ -366,8 +666,8 @@ def audit_case(work: CaseWork, entry: CaseEntry) -> CaseOutcome:
         if reason is not None:
             records.append(VariantRecord(variant.id, found, reason))
             continue
-        results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo)
+        results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo, cached)
         records.append(
-            VariantRecord(variant.id, found, _counted(work, case, variant, found, results))
+            VariantRecord(variant.id, found, _counted(found, results, work.setup.catch_threshold))
         )
-    return CaseOutcome(CaseRecord(case.id, tuple(records)), item, case.baseline_digest)
+    return CaseRecord(case.id, tuple(records))

@@ -32,6 +32,7 @@ from textcontract.audit.reading import (
     waiver_problems,
 )
 from textcontract.audit.results import PlannedVariant
+from textcontract.audit.running._cache import CacheFolder, prepare_cache_folder
 from textcontract.audit.running._case_passes import (
     CaseCheck,
     CaseEntry,
@@ -94,6 +95,10 @@ class Corpus:
     """The contract's file (``None`` for a contract that was not loaded from one)."""
     as_of: date | None = None
     """The date audit.yaml's waivers are judged on (``None``: none applied)."""
+    cache: Path | None = None
+    """The cache folder (``audit --cache``), or ``None``."""
+    baseline_cache: tuple[int, int] = (0, 0)
+    """Cache hits and misses of the baselines' first check runs (made in the first pass)."""
 
     @property
     def policy(self) -> ScoringPolicy:
@@ -112,11 +117,15 @@ class Corpus:
         setup = _setup(
             self.root, self.display, self.contract, self.allow_missing_rules, self.config
         )
+        setup = replace(setup, cache=_folder_name(self.cache))
         day = self.as_of
         if day is not None:
             in_force = tuple(waiver for waiver in self.config.waivers if waiver.in_force(day))
             setup = replace(setup, waivers=in_force, as_of=day)
         return CaseWork(setup, self.contract)
+
+    def cache_folder(self) -> CacheFolder | None:
+        return None if self.cache is None else CacheFolder(self.cache)
 
     @cached_property
     def _shipped(self) -> WorkSetup:
@@ -166,6 +175,10 @@ class Corpus:
     def trials(self, case: Case, variant: Variant) -> list[Trial]:
         """Build the trials of a variant again (they were validated at load)."""
         return [build_trial(case.document, case.context, change)[0] for change in variant.trials]
+
+
+def _folder_name(folder: Path | None) -> str | None:
+    return None if folder is None else str(folder.resolve())
 
 
 def _setup(
@@ -299,17 +312,22 @@ def load_into(
     contract: Path | None = None,
     allow_missing_rules: bool = False,
     registry: Registry | None = None,
+    cache: Path | None = None,
 ) -> Corpus:
     """:func:`load_corpus` with the first pass in ``pool`` (started here if it is not yet)."""
     shown = display if display is not None else str(directory)
     if not directory.is_dir():
         raise InputError.at("the corpus folder does not exist (or is not a folder)", shown)
+    if cache is not None:
+        prepare_cache_folder(cache, str(cache))
     problems: list[Problem] = []
     found = case_files(directory, shown, problems)
     pool.start(len(found))
     config, contract_path, contract_display = read_config(directory, shown, contract, problems)
     parsed = _load_contract(contract_path, contract_display, registry, problems)
-    setup = _setup(directory, shown, parsed, allow_missing_rules, config)
+    setup = replace(
+        _setup(directory, shown, parsed, allow_missing_rules, config), cache=_folder_name(cache)
+    )
     # workers check baselines in the first pass too: the contract goes with the setup
     shipped = (
         setup if parsed is None else replace(setup, contract=_shippable(parsed, contract_path))
@@ -339,6 +357,11 @@ def load_into(
         allow_missing_rules=allow_missing_rules,
         root=directory,
         contract_path=contract_path,
+        cache=cache,
+        baseline_cache=(
+            sum(check.hits for _, check in checks),
+            sum(check.misses for _, check in checks),
+        ),
     )
 
 

@@ -22,13 +22,20 @@ from textcontract.audit.results import (
     failed_trial,
     violation_trial,
 )
+from textcontract.audit.running._rule_cache import RuleResults
 from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
 from textcontract.rules import Subject
 from textcontract.text import OffsetMap, Profile, ScriptShare
 
-__all__ = ["Judgement", "TextMemo", "check_trial", "evaluate_trials"]
+__all__ = [
+    "Judgement",
+    "TextMemo",
+    "check_trial",
+    "check_trial_cached",
+    "evaluate_trials",
+]
 
 
 class TextMemo:
@@ -136,8 +143,47 @@ def check_trial(
     checks: list[Check] = []
     for rule in parsed.rules:
         checks.extend(run_rule(rule, subject))
-    found = tuple(checks)
-    return Judgement(found, is_accepted(found, parsed.policy), is_complete(found))
+    return _judged(parsed, tuple(checks))
+
+
+def check_trial_cached(
+    parsed: ParsedContract,
+    document: Document,
+    context: Context,
+    memo: TextMemo,
+    cached: RuleResults,
+) -> Judgement:
+    """:func:`check_trial` where a rule whose result on this trial is cached is not run.
+
+    Its checks come from the cache; the subject derives text lazily, so no text work is
+    done for it. The other rules run as in :func:`check_trial`, sharing one subject.
+    """
+    subject = _MemoSubject(document, context, memo)
+    trial = cached.trial(document, context)
+    checks: list[Check] = []
+    for index, rule in enumerate(parsed.rules):
+        found = trial.lookup(index)
+        if found is None:
+            found = run_rule(rule, subject)
+            trial.add(index, found)
+        checks.extend(found)
+    return _judged(parsed, tuple(checks))
+
+
+def _judged(parsed: ParsedContract, checks: tuple[Check, ...]) -> Judgement:
+    return Judgement(checks, is_accepted(checks, parsed.policy), is_complete(checks))
+
+
+def _check(
+    parsed: ParsedContract,
+    document: Document,
+    context: Context,
+    memo: TextMemo,
+    cached: RuleResults | None,
+) -> Judgement:
+    if cached is None:
+        return check_trial(parsed, document, context, memo)
+    return check_trial_cached(parsed, document, context, memo, cached)
 
 
 def evaluate_trials(
@@ -146,6 +192,7 @@ def evaluate_trials(
     expect: tuple[Expectation, ...],
     trials: Sequence[Trial],
     memo: TextMemo,
+    cached: RuleResults | None = None,
 ) -> tuple[TrialResult, ...]:
     """Every trial of a variant, each reduced at once to what the figures need.
 
@@ -156,7 +203,7 @@ def evaluate_trials(
     results = []
     for index, trial in enumerate(trials):
         try:
-            judged = check_trial(parsed, trial.document, trial.context, memo)
+            judged = _check(parsed, trial.document, trial.context, memo, cached)
         except Exception:  # the engine isolates rules; anything else spoils only this trial
             results.append(failed_trial(index, relation, len(expect)))
             continue

@@ -3,6 +3,11 @@
 What the preflight (SPEC §17.3) knows of one case, computed where the case is first
 read and validated. Eligibility here is the audit's own, in SPEC order: the label, an
 invalid baseline, identical trials.
+
+With ``audit --cache`` the first of the baseline's two check runs may take a rule's
+result from the cache (an earlier run's); the second always runs every rule, so the
+determinism check compares a fresh run with the first and never a cached result with
+itself.
 """
 
 from __future__ import annotations
@@ -19,7 +24,13 @@ from textcontract.audit.results import (
     PlannedVariant,
     violation_trial,
 )
-from textcontract.audit.running._evaluation import Judgement, TextMemo, check_trial
+from textcontract.audit.running._evaluation import (
+    Judgement,
+    TextMemo,
+    check_trial,
+    check_trial_cached,
+)
+from textcontract.audit.running._rule_cache import RuleResults
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract
 from textcontract.model import Severity
@@ -95,10 +106,18 @@ def plan_case(
     trials: Sequence[Sequence[Trial]],
     rules: Mapping[str, Severity],
     severity_of: Callable[[Variant], Severity],
+    first_run: RuleResults | None = None,
 ) -> CasePlan:
-    """Check the baseline twice (never a trial) and plan every variant of the case."""
+    """Check the baseline twice (never a trial) and plan every variant of the case.
+
+    ``first_run`` is where the first check run finds cached results; the second runs
+    every rule.
+    """
     memo = TextMemo()
-    first = check_trial(parsed, case.document, case.context, memo)
+    if first_run is None:
+        first = check_trial(parsed, case.document, case.context, memo)
+    else:
+        first = check_trial_cached(parsed, case.document, case.context, memo, first_run)
     second = check_trial(parsed, case.document, case.context, memo)
     clean = first.accepted and first.complete
     planned = []

@@ -39,6 +39,10 @@ class PreflightFailed(TextcontractError):
         shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")
         super().__init__(f"preflight failed: {shown}")
 
+    def __reduce__(self) -> tuple[type[PreflightFailed], tuple[Preflight]]:
+        # raised in a Dask worker, it travels back pickled: with its verdict, not its message
+        return (PreflightFailed, (self.preflight,))
+
 
 def _plans(corpus: Corpus) -> tuple[CasePlan, ...]:
     """Every case's plan; a baseline whose check raised in the first pass raises now."""

@@ -4,13 +4,18 @@ strength and verdict.
 The preflight (:mod:`~textcontract.audit.running._preflight`) comes first and a failed
 one stops the audit before any trial. Cases are audited in case-id order (in worker
 processes too, results merged in that order); each leaves a small record per variant
-and its share of the corpus digests. Nothing else is held: the report is built, or written, from the
-records when it is asked for.
+and its share of the corpus digests. Nothing else is held: the report is built, or
+written, from the records when it is asked for.
+
+A sharded run (SPEC §16) loads and preflights the whole corpus — every shard checks
+every baseline, so every shard's preflight is the whole corpus's — and evaluates the
+trials of its own cases only; its report is a part file for ``merge``. With a cache
+(SPEC §13), a case's records, or its rules' results, may come from an earlier run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
@@ -23,21 +28,28 @@ from textcontract.audit.results import (
     CaseRecord,
     Findings,
     Interner,
+    Part,
     Preflight,
+    Shard,
     ThresholdCheck,
     check_threshold,
     counted_trials,
+    merge_parts,
     report_json,
+    rule_severities,
+    shard_block,
     streamed_report,
     summarize,
 )
-from textcontract.audit.running._case_passes import CaseWork, audit_case
+from textcontract.audit.running._case_passes import CaseTask, CaseWork, audit_case
 from textcontract.audit.running._corpus import Corpus, CorpusDigest, load_into
 from textcontract.audit.running._preflight import PreflightFailed, preflight_of, run_preflight
+from textcontract.audit.running._result_cache import CorpusDigests, read_corpus, write_corpus
 from textcontract.canonical import digest
 from textcontract.environment import git_source_revision, today_utc
 from textcontract.errors import ExitCode
 from textcontract.fields import FieldReader
+from textcontract.model import Severity
 from textcontract.rules import Registry
 from textcontract.strength import (
     PRODUCTION,
@@ -53,9 +65,12 @@ from textcontract.strength import (
 
 __all__ = [
     "AuditResult",
+    "CacheCounts",
+    "Partial",
     "Progress",
     "SourceRevisionOption",
     "audit_directory",
+    "merge_audit",
     "preflight_directory",
     "run_audit",
     "run_in",
@@ -73,6 +88,34 @@ _AUDIT_BATCH = 4
 
 
 @dataclass(frozen=True)
+class CacheCounts:
+    """Rule evaluations on baselines and trials: found in the cache, or computed."""
+
+    hits: int
+    misses: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"hits": self.hits, "misses": self.misses}
+
+
+@dataclass(frozen=True)
+class Partial:
+    """What a shard's part file adds to its report (SPEC §16)."""
+
+    shard: Shard
+    cases_in_corpus: int
+    rules: tuple[tuple[str, Severity], ...]
+
+    def block(self, result: AuditResult) -> dict[str, Any]:
+        thresholds: dict[str, float | None] = {"detection": None, "preservation": None}
+        for check in result.thresholds:
+            thresholds[check.figure] = check.minimum
+        return shard_block(
+            self.shard, self.cases_in_corpus, self.rules, thresholds, result.findings.cases
+        )
+
+
+@dataclass(frozen=True)
 class AuditResult:
     """What an audit found, and what the command needs for its exit code and side files.
 
@@ -85,6 +128,10 @@ class AuditResult:
     thresholds: tuple[ThresholdCheck, ...]
     preflight: Preflight | None = None
     """The preflight the audit ran first (it passed, or there would be no result)."""
+    cache: CacheCounts | None = None
+    """``audit --cache``: how many rule evaluations came from the cache."""
+    partial: Partial | None = None
+    """``audit --shard``: the report is a part file."""
 
     @property
     def contract_digest(self) -> str:
@@ -116,6 +163,10 @@ class AuditResult:
 
     @property
     def exit_code(self) -> ExitCode:
+        """0, 1 or 5 as SPEC §8 and §17 say; a shard's part always 0 (``merge`` judges the
+        whole)."""
+        if self.partial is not None:
+            return ExitCode.OK
         if self.invalid:
             return ExitCode.INVALID
         return ExitCode.OK if self.passed else ExitCode.FAILED
@@ -123,7 +174,10 @@ class AuditResult:
     @cached_property
     def report(self) -> dict[str, Any]:
         """The audit report (SPEC §6) as a JSON-ready dict."""
-        return report_json(self.findings)
+        report = self._extended(report_json(self.findings))
+        if "shard" in report:
+            report["shard"] = {**report["shard"], "cases": list(report["shard"]["cases"])}
+        return report
 
     def streamed_report(self) -> dict[str, Any]:
         """The report with its long lists as one-pass iterators, built as they are read.
@@ -131,7 +185,15 @@ class AuditResult:
         ``textcontract.formats.json_text.write_pretty`` writes it as ``--format json``
         prints it, without holding the report or its text.
         """
-        return streamed_report(self.findings)
+        return self._extended(streamed_report(self.findings))
+
+    def _extended(self, report: dict[str, Any]) -> dict[str, Any]:
+        """The report with the ``shard`` and ``cache`` blocks last, when they apply."""
+        if self.partial is not None:
+            report["shard"] = self.partial.block(self)
+        if self.cache is not None:
+            report["cache"] = self.cache.to_json()
+        return report
 
     @cached_property
     def strength(self) -> StrengthResult:
@@ -197,39 +259,82 @@ def _revision(source_revision: SourceRevisionOption, corpus: Corpus) -> SourceRe
     return source_revision
 
 
+def _tasks(corpus: Corpus, shard: Shard | None, known: CorpusDigests | None) -> list[CaseTask]:
+    """The audit pass's work: every case of the shard; the others only for the digests."""
+    tasks = []
+    for entry in corpus.entries:
+        inside = shard is None or shard.holds(entry.id)
+        if inside or known is None:
+            tasks.append(CaseTask(entry, evaluate=inside, item=known is None))
+    return tasks
+
+
+@dataclass(frozen=True)
+class _Audited:
+    """What the audit pass leaves: the records, the corpus digests and the cache counts."""
+
+    cases: tuple[CaseRecord, ...]
+    digests: CorpusDigests
+    hits: int
+    misses: int
+
+
 def _audit_pass(
-    pool: Pool[CaseWork], corpus: Corpus, progress: Progress | None
-) -> tuple[tuple[CaseRecord, ...], str, str]:
-    """Every case audited (the first pass's baseline verdicts reused): records and digests."""
-    entries = corpus.entries
+    pool: Pool[CaseWork],
+    corpus: Corpus,
+    progress: Progress | None,
+    shard: Shard | None,
+    known: CorpusDigests | None,
+) -> _Audited:
+    """Every case of the shard audited (the first pass's baseline verdicts reused), and the
+    corpus digests from every case unless ``known``."""
+    tasks = _tasks(corpus, shard, known)
+    pool.start(len(tasks))
     interner = Interner()
     cases: list[CaseRecord] = []
     baselines: list[bytes] = []
     streamed = CorpusDigest()
-    done, total = 0, corpus.variants
-    outcomes = pool.map(audit_case, entries, _AUDIT_BATCH, corpus.work(), corpus.worker_setup)
-    for entry, outcome in zip(entries, outcomes, strict=True):
-        streamed.add(outcome.item)
-        baselines.append(bytes.fromhex(outcome.baseline_digest.removeprefix(_SHA256)))
-        cases.append(interner.case(entry.id, outcome.record))
-        done += len(outcome.record)
-        if progress is not None:
+    hits = misses = done = 0
+    total = sum(task.entry.variants for task in tasks if task.evaluate)
+    outcomes = pool.map(audit_case, tasks, _AUDIT_BATCH, corpus.work(), corpus.worker_setup)
+    for task, outcome in zip(tasks, outcomes, strict=True):
+        if outcome.item is not None:
+            streamed.add(outcome.item)
+            baselines.append(bytes.fromhex(outcome.baseline_digest.removeprefix(_SHA256)))
+        if outcome.record is not None:
+            cases.append(interner.case(task.entry.id, outcome.record))
+            done += len(outcome.record)
+        hits, misses = hits + outcome.hits, misses + outcome.misses
+        if progress is not None and task.evaluate:
             progress(done, total)
     pool.finish()
-    # raw digests sort as their hex forms do, in half the memory
-    fixture = digest([_SHA256 + baseline.hex() for baseline in sorted(baselines)])
-    return tuple(cases), streamed.hexdigest(), fixture
+    if known is None:
+        # raw digests sort as their hex forms do, in half the memory
+        fixture = digest([_SHA256 + baseline.hex() for baseline in sorted(baselines)])
+        known = CorpusDigests(streamed.hexdigest(), fixture)
+    return _Audited(tuple(cases), known, hits, misses)
 
 
-def _threshold_checks(chosen: Thresholds, findings: Findings) -> tuple[ThresholdCheck, ...]:
+def _threshold_checks(
+    findings: Findings, detection: float | None, preservation: float | None
+) -> tuple[ThresholdCheck, ...]:
     return tuple(
         check
         for check in (
-            check_threshold("detection", chosen.detection, findings.detection.value),
-            check_threshold("preservation", chosen.preservation, findings.preservation.value),
+            check_threshold("detection", detection, findings.detection.value),
+            check_threshold("preservation", preservation, findings.preservation.value),
         )
         if check is not None
     )
+
+
+def _preflight(pool: Pool[CaseWork], corpus: Corpus, mode: str) -> Preflight:
+    """The preflight of the first pass's plans (digests still blank); a failed one raises."""
+    pool.start(len(corpus.entries))
+    planned = preflight_of(pool, corpus, mode, ("", ""))
+    if not planned.passed:  # the digests it prints need one more read of the cases
+        raise PreflightFailed(preflight_of(pool, corpus, mode))
+    return planned
 
 
 def run_in(
@@ -241,18 +346,22 @@ def run_in(
     mode: str | None = None,
     as_of: date | None = None,
     source_revision: SourceRevisionOption = None,
+    shard: Shard | None = None,
 ) -> AuditResult:
     """:func:`run_audit` with the cases audited in ``pool`` (started here if it is not yet)."""
     chosen_mode = _checked_mode(mode, corpus)
-    pool.start(len(corpus.entries))
-    planned = preflight_of(pool, corpus, chosen_mode, ("", ""))
-    if not planned.passed:  # the digests it prints need one more read of the cases
-        raise PreflightFailed(preflight_of(pool, corpus, chosen_mode))
+    planned = _preflight(pool, corpus, chosen_mode)
     waivers = corpus.config.waivers
     day = (as_of if as_of is not None else today_utc()) if waivers else None
     revision = _revision(source_revision, corpus)
-    cases, corpus_digest, fixture = _audit_pass(pool, replace(corpus, as_of=day), progress)
-    preflight = replace(planned, corpus_digest=corpus_digest, fixture_digest=fixture)
+    folder = corpus.cache_folder()
+    fingerprints = [entry.fingerprint for entry in corpus.entries]
+    known = None if folder is None else read_corpus(folder, fingerprints)
+    audited = _audit_pass(pool, replace(corpus, as_of=day), progress, shard, known)
+    digests = audited.digests
+    if folder is not None and known is None:
+        write_corpus(folder, fingerprints, digests)
+    preflight = replace(planned, corpus_digest=digests.corpus, fixture_digest=digests.fixture)
     evidence = RunEvidence(
         recommendation=preflight.recommendation.value if chosen_mode == PRODUCTION else None,
         waivers=waivers,
@@ -263,14 +372,34 @@ def run_in(
     findings = summarize(
         corpus.contract,
         corpus.policy,
-        cases,
-        corpus_digest,
-        fixture,
+        audited.cases,
+        digests.corpus,
+        digests.fixture,
         mode=chosen_mode,
         evidence=evidence,
     )
     chosen = thresholds if thresholds is not None else corpus.thresholds
-    return AuditResult(findings, _threshold_checks(chosen, findings), preflight)
+    checks = _threshold_checks(findings, chosen.detection, chosen.preservation)
+    partial = None
+    if shard is not None:
+        partial = Partial(shard, len(corpus.entries), rule_severities(corpus.contract))
+    counts = None
+    if folder is not None:
+        hits, misses = corpus.baseline_cache
+        counts = CacheCounts(hits + audited.hits, misses + audited.misses)
+    return AuditResult(findings, checks, preflight, counts, partial)
+
+
+def merge_audit(
+    parts: Sequence[Part], *, detection: float | None = None, preservation: float | None = None
+) -> AuditResult:
+    """The result of a sharded audit from its part files (SPEC §16); ``detection`` and
+    ``preservation`` override the thresholds the parts were run with."""
+    merged = merge_parts(parts)
+    chosen = Thresholds(merged.thresholds["detection"], merged.thresholds["preservation"])
+    chosen = chosen.overridden(detection, preservation)
+    checks = _threshold_checks(merged.findings, chosen.detection, chosen.preservation)
+    return AuditResult(merged.findings, checks)
 
 
 def run_audit(
@@ -282,6 +411,7 @@ def run_audit(
     mode: str | None = None,
     as_of: date | None = None,
     source_revision: SourceRevisionOption = None,
+    shard: Shard | None = None,
 ) -> AuditResult:
     """Preflight a loaded corpus, then evaluate every eligible variant and sum up.
 
@@ -290,7 +420,8 @@ def run_audit(
     (default: today, UTC, read only when waivers are declared); ``source_revision``
     is recorded (``"auto"`` reads git). A failed preflight raises
     :class:`PreflightFailed` before any trial. The result is the same, byte for
-    byte, whatever ``jobs`` is.
+    byte, whatever ``jobs`` is. With ``shard``, only the shard's cases are evaluated
+    and the result is a part (``textcontract merge``).
     """
     with Pool[CaseWork](jobs, "audit") as pool:
         return run_in(
@@ -301,6 +432,7 @@ def run_audit(
             mode=mode,
             as_of=as_of,
             source_revision=source_revision,
+            shard=shard,
         )
 
 
@@ -317,12 +449,15 @@ def audit_directory(
     mode: str | None = None,
     as_of: date | None = None,
     source_revision: SourceRevisionOption = None,
+    cache: Path | str | None = None,
+    shard: Shard | None = None,
 ) -> AuditResult:
     """Load the corpus in ``directory`` and audit it (the library form of ``textcontract audit``).
 
     ``detection`` / ``preservation`` override the thresholds of audit.yaml; ``mode``,
     ``as_of`` and ``source_revision`` are as for :func:`run_audit`. One set of ``jobs``
-    processes reads, validates, preflights and evaluates.
+    processes reads, validates, preflights and evaluates. ``cache`` is a cache folder
+    (SPEC §13, created when missing); ``shard`` makes the result a part file's (SPEC §16).
     """
     with Pool[CaseWork](jobs, "audit") as pool:
         corpus = load_into(
@@ -332,6 +467,7 @@ def audit_directory(
             contract=None if contract is None else Path(contract),
             allow_missing_rules=allow_missing_rules,
             registry=registry,
+            cache=None if cache is None else Path(cache),
         )
         return run_in(
             pool,
@@ -341,6 +477,7 @@ def audit_directory(
             mode=mode,
             as_of=as_of,
             source_revision=source_revision,
+            shard=shard,
         )
 
 

@@ -1,0 +1,364 @@
+"""``audit --cache DIR`` (SPEC §13): same bytes as a cold run, only changed rules re-evaluated,
+every damaged or foreign entry recomputed, safe with ``--jobs``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.audit.audit_builders import AUDIT, CONTRACT, REPO, case_text, violation
+from textcontract.audit import AuditResult, audit_directory
+from textcontract.audit.reading import baseline_digest
+from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._rule_cache import (
+    TrialDigests,
+    _RulePack,
+    located_surface_json,
+    rule_keys,
+)
+from textcontract.canonical import digest
+from textcontract.contract import parse_contract_text
+from textcontract.formats.json_text import write_pretty
+from textcontract.model import (
+    Check,
+    Context,
+    Document,
+    Enforcement,
+    Kind,
+    Severity,
+    Status,
+    TextOrigin,
+)
+
+RULES = 8  # the orders contract's rules
+
+
+def text_of(result: AuditResult) -> str:
+    parts: list[str] = []
+    write_pretty(result.streamed_report(), parts.append)
+    return "".join(parts)
+
+
+def with_cache_block(plain: str, hits: int, misses: int) -> str:
+    """The cold report's bytes with the cache block a cached run adds, last."""
+    block = f'  "cache": {{\n    "hits": {hits},\n    "misses": {misses}\n  }}\n}}\n'
+    return plain.removesuffix("\n}\n") + ",\n" + block
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A copy of the shipped corpus and its contract, free to edit."""
+    shutil.copytree(REPO / "fixtures" / "mutations", tmp_path / "mutations")
+    shutil.copytree(REPO / "fixtures" / "orders", tmp_path / "orders")
+    return tmp_path / "mutations"
+
+
+def counts(result: AuditResult) -> tuple[int, int]:
+    assert result.cache is not None
+    return result.cache.hits, result.cache.misses
+
+
+def test_a_cold_then_warm_run_give_the_bytes_of_an_uncached_run(
+    corpus: Path, tmp_path: Path
+) -> None:
+    plain = text_of(audit_directory(corpus))
+    cache = tmp_path / "new" / "cache"  # created when missing, parents too
+    cold = audit_directory(corpus, cache=cache)
+    hits, misses = counts(cold)
+    assert hits == 0
+    assert misses > 0
+    assert misses % RULES == 0  # every rule on every evaluated baseline and trial
+    assert text_of(cold) == with_cache_block(plain, 0, misses)
+    warm = audit_directory(corpus, cache=cache)
+    assert counts(warm) == (misses, 0)
+    assert text_of(warm) == with_cache_block(plain, misses, 0)
+    assert "cache" not in json.loads(plain)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_editing_one_rule_re_evaluates_that_rule_alone(corpus: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _, evaluations = counts(audit_directory(corpus, cache=cache))
+    contract = corpus.parent / "orders" / "textcontract.yaml"
+    _edit(contract, "minimum: 25", "minimum: 26")
+    edited = audit_directory(corpus, cache=cache)
+    assert counts(edited) == (evaluations - evaluations // RULES, evaluations // RULES)
+    assert text_of(edited) == with_cache_block(text_of(audit_directory(corpus)), *counts(edited))
+    # the old revision's results are still there: going back re-evaluates nothing
+    _edit(contract, "minimum: 26", "minimum: 25")
+    assert counts(audit_directory(corpus, cache=cache)) == (evaluations, 0)
+
+
+def test_a_description_edit_changes_no_rule_digest(corpus: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _, evaluations = counts(audit_directory(corpus, cache=cache))
+    contract = corpus.parent / "orders" / "textcontract.yaml"
+    text = contract.read_text(encoding="utf-8")
+    contract.write_text(text.replace("description:", "description: edited,", 1), "utf-8")
+    assert counts(audit_directory(corpus, cache=cache)) == (evaluations, 0)
+
+
+def _entries(cache: Path, kind: str) -> list[Path]:
+    return sorted(path for path in (cache / kind).rglob("*.json"))
+
+
+def _damage_all(cache: Path, how: str) -> None:
+    for kind in ("validated", "baselines", "rules", "cases", "corpus"):
+        files = _entries(cache, kind)
+        assert files, kind
+        if how == "truncate":
+            for file in files:
+                file.write_bytes(file.read_bytes()[: len(file.read_bytes()) // 2])
+        elif how == "flip":
+            for file in files:
+                flipped = bytearray(file.read_bytes())
+                flipped[-3] ^= 0x01  # inside the body: the checksum no longer holds
+                file.write_bytes(bytes(flipped))
+        else:  # swap: every entry gets another entry's bytes (a foreign entry)
+            contents = [file.read_bytes() for file in files]
+            for file, data in zip(files, contents[1:] + contents[:1], strict=True):
+                file.write_bytes(data)
+
+
+@pytest.mark.parametrize("how", ["truncate", "flip", "swap"])
+def test_damaged_or_foreign_entries_are_recomputed_never_trusted(
+    corpus: Path, tmp_path: Path, how: str
+) -> None:
+    cache = tmp_path / "cache"
+    plain = text_of(audit_directory(corpus))
+    _, evaluations = counts(audit_directory(corpus, cache=cache))
+    _damage_all(cache, how)
+    again = audit_directory(corpus, cache=cache)
+    assert counts(again) == (0, evaluations)
+    assert text_of(again) == with_cache_block(plain, 0, evaluations)
+    assert counts(audit_directory(corpus, cache=cache)) == (evaluations, 0)  # rewritten
+
+
+def test_a_forged_result_with_a_valid_checksum_but_another_key_is_foreign(
+    tmp_path: Path,
+) -> None:
+    folder = CacheFolder(tmp_path)
+    key = folder.key("rules", {"rule": "a", "case": "c"})
+    other = folder.key("rules", {"rule": "b", "case": "c"})
+    folder.write("rules", key, {"x": 1})
+    assert folder.read("rules", key) == {"x": 1}
+    Path(folder.path("rules", other)).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(folder.path("rules", key), folder.path("rules", other))
+    assert folder.read("rules", other) is None
+    assert folder.read("cases", key) is None  # another kind
+    assert folder.read("rules", "0" * 64) is None  # absent
+
+
+def test_an_edited_document_is_read_and_checked_again(corpus: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    audit_directory(corpus, cache=cache)
+    document = next((corpus / "documents").glob("*.md"))
+    document.write_text(document.read_text(encoding="utf-8") + "\nP.S. extra words.\n", "utf-8")
+    edited = audit_directory(corpus, cache=cache)
+    assert counts(edited)[1] > 0
+    assert text_of(edited) == with_cache_block(text_of(audit_directory(corpus)), *counts(edited))
+
+
+def test_a_case_that_became_invalid_is_an_input_error_with_the_cache_too(
+    corpus: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    audit_directory(corpus, cache=cache)
+    case = corpus / "order-1001.yaml"
+    _edit(case, "relation: violation", "relation: violaton")
+    from textcontract.errors import InputError
+
+    with pytest.raises(InputError, match="violaton"):
+        audit_directory(corpus, cache=cache)
+
+
+def test_a_missing_rule_named_by_a_cached_case_is_still_an_input_error(
+    corpus: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    audit_directory(corpus, cache=cache)
+    contract = corpus.parent / "orders" / "textcontract.yaml"
+    _edit(contract, "id: tracking-link", "id: tracking-url")
+    from textcontract.errors import InputError
+
+    with pytest.raises(InputError, match="the contract has no rule 'tracking-link'"):
+        audit_directory(corpus, cache=cache)
+    assert counts(audit_directory(corpus, cache=cache, allow_missing_rules=True))[1] > 0
+
+
+def test_error_results_are_never_stored() -> None:
+    parsed = parse_contract_text(CONTRACT)
+    key = rule_keys(parsed)[0]
+    assert key.digest is not None
+    folder = CacheFolder("/nonexistent-textcontract-cache")
+    pack = _RulePack(folder, "c1", key, key.digest)
+    header = key.rule.header
+    error = Check(
+        header.id,
+        header.version,
+        header.type,
+        Kind.INVARIANT,
+        Status.ERROR,
+        "RULE_ERROR",
+        "$",
+        Severity.HIGH,
+        Enforcement.BLOCKING,
+    )
+    assert pack.add("sha256:t", [error]) is False
+    assert pack.kept == {}
+
+
+def test_trial_keys_are_digests_of_the_canonical_trial_with_surface_origins() -> None:
+    document = Document.from_json(
+        {"surfaces": {"zeta": {"text": 'a"\\é', "claims": {"x": 1.0}}, "body": "hi", "a.b": "x"}}
+    )
+    context = Context.from_json({"states": {"current": {"k": True}}, "history": ["h"]})
+    digests = TrialDigests()
+
+    def located(document: Document, context: Context) -> str:
+        surfaces = {s.name: located_surface_json(s) for s in document.surfaces}
+        return digest({"document": {"surfaces": surfaces}, "context": context.to_json()})
+
+    assert digests.trial(document, context) == located(document, context)
+    assert digests.trial(document, Context.empty()) == located(document, Context.empty())
+    # a surface's origin is in no digest, but located evidence counts lines from it
+    moved = document.with_origins({"body": TextOrigin(7, file_lines=True)})
+    assert baseline_digest(moved, context) == baseline_digest(document, context)
+    assert TrialDigests().trial(moved, context) == located(moved, context)
+    assert TrialDigests().trial(moved, context) != digests.trial(document, context)
+
+
+def test_an_unusable_cache_folder_is_exit_2(corpus: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "textcontract", "audit", str(corpus), "--cache", str(blocker)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "cannot use the cache folder" in done.stderr
+    assert str(blocker) in done.stderr
+
+
+def test_the_command_with_jobs_and_a_cache_writes_the_same_report(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # enough case files for --jobs to start a worker (SPEC: the same bytes whatever --jobs is)
+    for index in range(40):
+        case = (corpus / "order-2001.yaml").read_text(encoding="utf-8")
+        (corpus / f"copy-{index:02d}.yaml").write_text(
+            case.replace("id: order-2001", f"id: copy-{index:02d}", 1), encoding="utf-8"
+        )
+    outputs = []
+    for jobs, cache in (("1", None), ("2", "cache"), ("2", "cache"), ("1", "cache")):
+        command = [sys.executable, "-m", "textcontract", "audit", str(corpus), "--format", "json"]
+        command += ["--jobs", jobs] + ([] if cache is None else ["--cache", str(tmp_path / cache)])
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    plain = outputs[0]
+    misses = json.loads(outputs[1])["cache"]["misses"]
+    assert outputs[1] == with_cache_block(plain, 0, misses)
+    assert outputs[2] == with_cache_block(plain, misses, 0)
+    assert outputs[3] == outputs[2]
+
+
+# --- the cache against the plain path, on generated corpora and contract edits -------------
+
+_CHANGES = [
+    "{replace: [{find: today, with: 'today, money back'}]}",
+    "{replace: [{find: today, with: TODAY}]}",
+    "{claims: {body: {order.total: 11}}}",
+    "{claims: {body: {order.total: 10.0}}}",
+    "{context: {current: {order.status: pending}}}",
+    "{replace: [{find: 'is on its way to you', with: 'left'}]}",
+    "{}",
+]
+_EXPECT = [
+    "{rule: no-refund, code: NO_REFUND_PROMISE, scope: 'surface:body'}",
+    "{rule: claims, code: CLAIM_STATE_MISMATCH, scope: 'surface:body'}",
+    "{rule: status, code: REQUIRED_FACT, scope: 'state:current:order.status'}",
+    "{rule: length, code: LOW_LEXICAL_CONTENT, scope: 'surface:body'}",
+]
+_EDITS = [
+    ("patterns: ['money back']", "patterns: ['money back', 'refund']"),
+    ("minimum: 5", "minimum: 9"),
+    ("equals: shipped", "equals: pending"),
+    ("severity: critical", "severity: low"),
+    ("version: 2", "version: 3"),
+    ("", ""),
+]
+
+_case = st.lists(
+    st.tuples(
+        st.sampled_from(_CHANGES),
+        st.sampled_from(_EXPECT),
+        st.booleans(),
+        st.sampled_from(["valid", "unreviewed"]),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def _write_corpus(folder: Path, cases: list[list[tuple[str, str, bool, str]]]) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / "corpus").mkdir(parents=True)
+    (folder / "contract.yaml").write_text(CONTRACT, encoding="utf-8")
+    (folder / "corpus" / "audit.yaml").write_text(AUDIT, encoding="utf-8")
+    for index, variants in enumerate(cases):
+        text = ""
+        for number, (change, expect, preserve, validity) in enumerate(variants):
+            if preserve:
+                text += (
+                    f"- id: v{number}\n  relation: preserve\n  validity: {validity}\n"
+                    f"  provenance: test\n  change: {change}\n"
+                )
+            else:
+                text += violation(f"v{number}", change, expect).replace(
+                    "validity: valid", f"validity: {validity}"
+                )
+        case = case_text(text, f"c{index}")
+        (folder / "corpus" / f"c{index}.yaml").write_text(case, encoding="utf-8")
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    cases=st.lists(_case, min_size=1, max_size=4),
+    edits=st.lists(st.sampled_from(_EDITS), min_size=1, max_size=3),
+)
+def test_cached_audits_equal_plain_audits_on_generated_corpora(
+    tmp_path: Path, cases: list[list[tuple[str, str, bool, str]]], edits: list[tuple[str, str]]
+) -> None:
+    folder = tmp_path / "generated"
+    _write_corpus(folder, cases)
+    cache = folder / "cache"
+    contract = folder / "contract.yaml"
+    for old, new in [("", ""), *edits]:
+        contract.write_text(contract.read_text(encoding="utf-8").replace(old, new), "utf-8")
+        plain = text_of(audit_directory(folder / "corpus"))
+        cached = audit_directory(folder / "corpus", cache=cache)
+        assert text_of(cached) == with_cache_block(plain, *counts(cached))
+    # and after a case file is edited (its first variant dropped, or its id changed)
+    first = folder / "corpus" / "c0.yaml"
+    first.write_text(case_text(violation("w", _CHANGES[0]), "c0-renamed"), encoding="utf-8")
+    cached = audit_directory(folder / "corpus", cache=cache)
+    assert text_of(cached) == with_cache_block(
+        text_of(audit_directory(folder / "corpus")), *counts(cached)
+    )

@@ -1,0 +1,159 @@
+"""The cache's entries one by one: what is read back, what is refused, what is never kept."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.audit.audit_builders import (
+    AUDIT,
+    CONTRACT,
+    Exploding,
+    case_text,
+    registry_with_exploding,
+    violation,
+)
+from textcontract.audit import audit_directory
+from textcontract.audit.results import CaseRecord
+from textcontract.audit.running import _rule_cache
+from textcontract.audit.running._cache import CacheFolder, prepare_cache_folder
+from textcontract.audit.running._case_memo import file_sha256
+from textcontract.audit.running._result_cache import (
+    CachedCase,
+    read_case,
+    read_corpus,
+    write_case,
+)
+from textcontract.audit.running._rule_cache import CaseRuleResults, _check, rule_keys
+from textcontract.contract import parse_contract_text
+from textcontract.errors import InputError
+from textcontract.model import Context, Document, Status
+
+
+def test_an_entry_reads_back_and_an_odd_file_is_a_miss(tmp_path: Path) -> None:
+    folder = CacheFolder(tmp_path)
+    key = folder.key("cases", {"a": 1})
+    assert key == CacheFolder(tmp_path / "elsewhere").key("cases", {"a": 1})  # not by place
+    folder.write("cases", key, {"value": [1, 2.5, None, "é"]})
+    assert folder.read("cases", key) == {"value": [1, 2.5, None, "é"]}
+    path = Path(folder.path("cases", key))
+    assert path.relative_to(tmp_path).parts[:2] == ("cases", key[:2])
+    assert path.name == key[2:] + ".json"
+    for damaged in (b"", b"no header line", b"not json\n{}", b'{"format": 1}\n{}'):
+        path.write_bytes(damaged)
+        assert folder.read("cases", key) is None
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_text_no_utf8_can_hold_is_not_written(tmp_path: Path) -> None:
+    folder = CacheFolder(tmp_path)
+    key = folder.key("cases", {})
+    folder.write_encoded("cases", key, '{"x":"\ud800"}')
+    assert folder.read("cases", key) is None
+
+
+def test_a_write_into_a_file_where_a_folder_should_be_names_the_file(tmp_path: Path) -> None:
+    folder = CacheFolder(tmp_path)
+    key = folder.key("cases", {})
+    (tmp_path / "cases").write_text("a file, not a folder", encoding="utf-8")
+    with pytest.raises(InputError, match="cannot write a cache entry") as raised:
+        folder.write("cases", key, {})
+    assert str(tmp_path / "cases") in str(raised.value)
+    with pytest.raises(InputError, match="cannot use the cache folder"):
+        prepare_cache_folder(tmp_path / "cases" / "below", "below")
+
+
+def test_file_sha256(tmp_path: Path) -> None:
+    file = tmp_path / "f"
+    file.write_bytes(b"abc")
+    first = file_sha256(file)
+    file.write_bytes(b"changed")
+    assert file_sha256(file) not in (first, None)
+    assert file_sha256(tmp_path / "missing") is None
+
+
+def test_a_case_summary_of_another_shape_is_a_miss(tmp_path: Path) -> None:
+    folder = CacheFolder(tmp_path)
+    record = CaseRecord("c1", ())
+    write_case(folder, "sha256:c", b"\0" * 32, 0.5, CachedCase(record, "sha256:b", 3))
+    found = read_case(folder, "sha256:c", "c1", b"\0" * 32, 0.5)
+    assert found is not None
+    assert (found.record.case, found.baseline_digest, found.evaluations) == ("c1", "sha256:b", 3)
+    assert read_case(folder, "sha256:c", "c1", b"\0" * 32, 0.6) is None  # another threshold
+    key = folder.key(
+        "cases",
+        {"contract": "sha256:c", "case": "c1", "fingerprint": "00" * 32, "catch_threshold": "0.5"},
+    )
+    bodies: list[Any] = [
+        [],
+        {"baseline": 1, "evaluations": 3, "record": {}},
+        {"baseline": "b", "evaluations": -1, "record": {}},
+        {"baseline": "b", "evaluations": 1, "record": {"case": 1}},
+        {"baseline": "b", "evaluations": 1, "record": {"case": "c2", "variants": []}},
+    ]
+    for body in bodies:
+        folder.write("cases", key, body)
+        assert read_case(folder, "sha256:c", "c1", b"\0" * 32, 0.5) is None
+    assert read_corpus(folder, [b"\0" * 32]) is None
+
+
+def test_a_check_row_of_another_shape_is_refused() -> None:
+    rule = parse_contract_text(CONTRACT).rules[0]
+    row = ["violated", "REQUIRED_FACT", "$", "high", "blocking", [{}], {"n": 1}, "m"]
+    assert _check(rule, row).status is Status.VIOLATED
+    for bad in ([], [*row[:5], {}, {}, "m"], [*row[:6], {"n": True}, "m"], [*row[:7], 1]):
+        with pytest.raises(ValueError, match="not a check row"):
+            _check(rule, bad)
+    with pytest.raises(KeyError):
+        _check(rule, ["odd", *row[1:]])
+
+
+def test_a_rule_type_of_no_known_distribution_is_never_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    registry = registry_with_exploding()
+    text = CONTRACT + "  - {id: boom, type: Exploding}\n"
+    parsed = parse_contract_text(text, registry=registry)
+    keys = rule_keys(parsed)
+    assert keys[-1].digest is None
+    assert all(key.digest is not None for key in keys[:-1])
+    results = CaseRuleResults(CacheFolder(tmp_path), "c1", keys)
+    trial = results.trial(Document.from_text("x"), Context.empty())
+    assert trial.lookup(len(keys) - 1) is None
+    trial.add(len(keys) - 1, [])
+    assert results.complete is False
+
+    def known() -> dict[str, list[str]]:
+        return {"tests": ["textcontract-test-rules"]}
+
+    def version(name: str) -> str:
+        assert name == "textcontract-test-rules"
+        return "1.2"
+
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", known)
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    found = _rule_cache._implementation(Exploding)
+    assert found == "textcontract-test-rules 1.2 tests.audit.audit_builders.Exploding"
+
+
+def test_a_corpus_with_a_plugin_rule_counts_its_evaluations_as_misses(tmp_path: Path) -> None:
+    registry = registry_with_exploding()
+    (tmp_path / "contract.yaml").write_text(
+        CONTRACT + "  - {id: boom, type: Exploding}\n", encoding="utf-8"
+    )
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "audit.yaml").write_text(AUDIT, encoding="utf-8")
+    change = "{replace: [{find: today, with: 'today, money back'}]}"
+    (corpus / "c1.yaml").write_text(case_text(violation("v1", change)), encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = audit_directory(corpus, cache=cache, registry=registry)
+    again = audit_directory(corpus, cache=cache, registry=registry)
+    assert first.cache is not None
+    assert again.cache is not None
+    assert (first.cache.hits, first.cache.misses) == (0, 10)  # 5 rules x (baseline + trial)
+    assert (again.cache.hits, again.cache.misses) == (8, 2)  # the plugin rule runs each time
+    assert again.report == {**first.report, "cache": again.report["cache"]}

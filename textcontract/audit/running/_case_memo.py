@@ -1,0 +1,110 @@
+"""Cached first passes (SPEC §13): a case file validated once is not parsed again.
+
+Validating a case file is a function of its bytes, of the bytes of every file it quotes
+(documents, contexts), of where those references resolve (symlinks followed, inside the
+corpus folder), and of whether the rules its expectations name are in the contract. The
+first pass of a valid case file therefore leaves an entry (kind ``validated``) keyed by
+the file's path in the corpus folder and the SHA-256 of its bytes, holding what the pass
+found — the case id and where it is written, the number of variants, the fingerprint —
+the file's YAML value, and what it depended on: each quoted file's reference, where it
+resolved and the SHA-256 of its bytes, and the expected rule ids. A later pass that finds
+the entry rebuilds the case from the YAML value (no YAML parsing), reading each quoted
+file again, and uses it only when every quoted file resolved where, and had the bytes,
+the entry records — before it was read and after the case was built — and the expected
+rules suit the contract; otherwise the file is read and validated as without a cache.
+
+A file's bytes are hashed before it is read and again after the case is validated; an
+entry is written only when both agree, so a file edited during the pass is never
+recorded as validated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from textcontract.audit.running._cache import CacheFolder
+from textcontract.errors import Location, render_key_path
+
+__all__ = [
+    "Quotes",
+    "file_sha256",
+    "id_location",
+    "recall_tree",
+    "remember",
+]
+
+KIND = "validated"
+_ID_PATH = ("id",)
+
+
+def file_sha256(path: str | Path) -> str | None:
+    """The SHA-256 (hex) of a file's bytes, or ``None`` when it cannot be read."""
+    try:
+        with open(path, "rb") as stream:
+            return hashlib.file_digest(stream, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+class Quotes:
+    """The files one case quotes, each hashed as the reader is about to read it."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self.found: list[tuple[str, str, str | None]] = []
+        self.value: list[Any] = []
+        """The case file's YAML value, once read (a list of one)."""
+
+    def tree(self, value: Any) -> None:
+        self.value = [value]
+
+    def __call__(self, reference: str, resolved: Path) -> None:
+        relative = resolved.relative_to(self._root).as_posix()
+        self.found.append((reference, relative, file_sha256(resolved)))
+
+    def recorded(self) -> list[list[str | None]]:
+        """The quoted files as an entry records them (sorted, each once)."""
+        files = sorted(set(self.found), key=lambda found: (found[0], found[1], found[2] or ""))
+        return [list(found) for found in files]
+
+    def unchanged(self) -> bool:
+        """Whether every quoted file still has the bytes it had when it was read."""
+        return all(
+            digest is not None and file_sha256(self._root / relative) == digest
+            for _, relative, digest in self.found
+        )
+
+
+def _key(folder: CacheFolder, file: str, content: str) -> str:
+    return folder.key(KIND, {"file": file, "sha256": content})
+
+
+def remember(
+    folder: CacheFolder,
+    file: str,
+    content: str,
+    quotes: Quotes,
+    found: dict[str, Any],
+) -> None:
+    """Record a valid case file's first pass (``found``: id, line, column, variants, ...)."""
+    body = {**found, "files": quotes.recorded(), "tree": quotes.value}
+    folder.write(KIND, _key(folder, file, content), body)
+
+
+def recall_tree(folder: CacheFolder, file: str, content: str) -> dict[str, Any] | None:
+    """The entry of a validated case file with these bytes, when it holds the file's YAML
+    value (``tree``, a list of one), or ``None``."""
+    body = folder.read(KIND, _key(folder, file, content))
+    if not isinstance(body, dict):
+        return None
+    tree = body.get("tree")
+    if not isinstance(tree, list) or len(tree) != 1:
+        return None
+    return body
+
+
+def id_location(display: str, line: int, column: int) -> Location:
+    """Where a case's id is written, as the reader reports it."""
+    return Location(display, line, column, render_key_path(_ID_PATH), path=_ID_PATH)

@@ -1,0 +1,121 @@
+"""Cached summaries (SPEC §13): a whole case's records, and the corpus digests.
+
+Rule results (:mod:`textcontract.audit.running._rule_cache`) spare the rules' work; these
+spare the rest of an unchanged run, which would otherwise still rebuild every trial to
+look its results up:
+
+- ``cases``: the records of one case — every variant's labels, outcome and trial states,
+  before any waiver (waivers are applied to them afterwards, on the run's date) — keyed by
+  the contract digest (every rule and the check policy), the case's fingerprint (its
+  canonical form, every trial resolved: SPEC §6's corpus-digest item) and the catch
+  threshold; with them, the number of rule evaluations of its trials they stand for. A
+  variant's ``exposure`` is in no fingerprint, so records read back are used only when
+  their labels and exclusions are the first pass's plan's.
+- ``corpus``: the corpus and fixture digests, keyed by every case's fingerprint in
+  case-id order — both are functions of exactly those cases.
+
+A case whose evaluation met an error (a rule error, an infrastructure error) leaves no
+summary, so the error is met again, as without a cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textcontract.audit.results import CaseRecord, RecordError, case_record_from_json
+from textcontract.audit.results import case_record_json as record_json
+from textcontract.audit.running._cache import CacheFolder
+
+__all__ = ["CachedCase", "CorpusDigests", "read_case", "read_corpus", "write_case", "write_corpus"]
+
+_CASES = "cases"
+_CORPUS = "corpus"
+
+
+@dataclass(frozen=True)
+class CachedCase:
+    """A case's records as an earlier run left them."""
+
+    record: CaseRecord
+    baseline_digest: str
+    evaluations: int
+    """The rule evaluations the records stand for (counted as cache hits)."""
+
+
+def _case_key(
+    contract: str, case: str, fingerprint: bytes, catch_threshold: float
+) -> dict[str, Any]:
+    return {
+        "contract": contract,
+        "case": case,
+        "fingerprint": fingerprint.hex(),
+        "catch_threshold": repr(float(catch_threshold)),
+    }
+
+
+def read_case(
+    folder: CacheFolder, contract: str, case: str, fingerprint: bytes, catch_threshold: float
+) -> CachedCase | None:
+    key = folder.key(_CASES, _case_key(contract, case, fingerprint, catch_threshold))
+    body = folder.read(_CASES, key)
+    if not isinstance(body, dict) or list(body) != ["baseline", "evaluations", "record"]:
+        return None
+    baseline, evaluations = body["baseline"], body["evaluations"]
+    if not isinstance(baseline, str) or type(evaluations) is not int or evaluations < 0:
+        return None
+    try:
+        record = case_record_from_json(body["record"])
+    except RecordError:
+        return None
+    if record.case != case:
+        return None
+    return CachedCase(record, baseline, evaluations)
+
+
+def write_case(
+    folder: CacheFolder,
+    contract: str,
+    fingerprint: bytes,
+    catch_threshold: float,
+    cached: CachedCase,
+) -> None:
+    key = folder.key(_CASES, _case_key(contract, cached.record.case, fingerprint, catch_threshold))
+    body = {
+        "baseline": cached.baseline_digest,
+        "evaluations": cached.evaluations,
+        "record": record_json(cached.record),
+    }
+    folder.write(_CASES, key, body)
+
+
+@dataclass(frozen=True)
+class CorpusDigests:
+    corpus: str
+    fixture: str
+
+
+def _corpus_key(folder: CacheFolder, fingerprints: Sequence[bytes]) -> str:
+    joined = hashlib.sha256(b"".join(fingerprints)).hexdigest()
+    return folder.key(_CORPUS, {"cases": len(fingerprints), "fingerprints": joined})
+
+
+def read_corpus(folder: CacheFolder, fingerprints: Sequence[bytes]) -> CorpusDigests | None:
+    """The digests of the corpus whose cases (in case-id order) have these fingerprints."""
+    body = folder.read(_CORPUS, _corpus_key(folder, fingerprints))
+    if (
+        not isinstance(body, dict)
+        or list(body) != ["corpus", "fixture"]
+        or not all(isinstance(value, str) for value in body.values())
+    ):
+        return None
+    return CorpusDigests(body["corpus"], body["fixture"])
+
+
+def write_corpus(
+    folder: CacheFolder, fingerprints: Sequence[bytes], digests: CorpusDigests
+) -> None:
+    body = {"corpus": digests.corpus, "fixture": digests.fixture}
+    folder.write(_CORPUS, _corpus_key(folder, fingerprints), body)

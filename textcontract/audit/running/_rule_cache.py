@@ -1,0 +1,418 @@
+"""Cached rule results (SPEC §13): one rule's checks on one trial, found again by content.
+
+An entry's key is the engine version, the rule's own digest (its part of the contract
+digest: id, type, version, code, severity, enforcement, parameters with defaults) and the
+trial's key: the digest of its canonical document and context with each surface's origin
+(SPEC §10) added — a surface's origin is in no digest, but located evidence depends on
+it. The entries of one rule for the trials of one case are kept together in one file,
+named by the rule's digest and the case id, so a case reads each rule's results in one go
+and only the process auditing that case writes them. A baseline's results (the
+preflight's first check run, SPEC §17.3) are kept apart, every rule's in one file per
+case (:class:`BaselineResults`), written by the process that validates the case.
+
+A result holding an ``error`` check (a rule that raised, a pattern that ran out of time)
+is never stored: it is computed again on every run, because a timeout depends on the
+machine and an exception may not happen twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from textcontract.audit.running._cache import CacheFolder
+from textcontract.canonical import canonical_json, digest
+from textcontract.contract import ParsedContract, RuleEntry
+from textcontract.model import Check, Context, Document, Enforcement, Severity, Status, Surface
+from textcontract.rules import BUILTIN_TYPES, RuleType
+
+__all__ = [
+    "BaselineResults",
+    "CaseRuleResults",
+    "RuleKey",
+    "RuleResults",
+    "TrialDigests",
+    "TrialLookup",
+    "TrialResults",
+    "located_surface_json",
+    "rule_keys",
+]
+
+KIND = "rules"
+BASELINE_KIND = "baselines"
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_STATUSES = {status.value: status for status in Status}
+_SEVERITIES = {severity.value: severity for severity in Severity}
+_ENFORCEMENTS = {enforcement.value: enforcement for enforcement in Enforcement}
+
+
+@dataclass(frozen=True)
+class RuleKey:
+    """A rule and what its results are filed under (``None``: its results are not cached)."""
+
+    rule: RuleType
+    digest: str | None
+
+
+def _implementation(rule_type: type[RuleType]) -> str | None:
+    """A plugin rule type's code, as far as it can be named: its module and its version."""
+    if rule_type in BUILTIN_TYPES:
+        return "builtin"
+    top = rule_type.__module__.partition(".")[0]
+    distributions = importlib.metadata.packages_distributions().get(top, [])
+    if len(distributions) != 1:
+        return None  # no version to file its results under: never cached
+    version = importlib.metadata.version(distributions[0])
+    return f"{distributions[0]} {version} {rule_type.__module__}.{rule_type.__qualname__}"
+
+
+def _rule_key(entry: RuleEntry) -> RuleKey:
+    implementation = _implementation(type(entry.rule))
+    if implementation is None:
+        return RuleKey(entry.rule, None)
+    return RuleKey(entry.rule, digest({"rule": entry.digest_form(), "code": implementation}))
+
+
+def rule_keys(parsed: ParsedContract) -> tuple[RuleKey, ...]:
+    """Every rule of the contract, in order, with the digest its results are filed under."""
+    return tuple(_rule_key(entry) for entry in parsed.entries)
+
+
+def _check_row(check: Check) -> list[Any]:
+    """What a check holds beyond its rule's header (which every cached check matches)."""
+    return [
+        check.status.value,
+        check.code,
+        check.scope,
+        check.severity.value,
+        check.enforcement.value,
+        [dict(item) for item in check.evidence],
+        dict(check.metrics),
+        check.message,
+    ]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _check(rule: RuleType, row: Any) -> Check:
+    """The check a row holds; ``ValueError`` when it is not a row :func:`_check_row` writes."""
+    if not isinstance(row, list) or len(row) != 8:
+        raise ValueError("not a check row")
+    status, code, scope, severity, enforcement, evidence, metrics, message = row
+    if not (
+        isinstance(code, str)
+        and isinstance(scope, str)
+        and isinstance(message, str)
+        and isinstance(evidence, list)
+        and all(isinstance(item, dict) for item in evidence)
+        and isinstance(metrics, dict)
+        and all(_number(value) for value in metrics.values())
+    ):
+        raise ValueError("not a check row")
+    header = rule.header
+    return Check(
+        rule_id=header.id,
+        rule_version=header.version,
+        type=header.type,
+        kind=header.kind,
+        status=_STATUSES[status],
+        code=code,
+        scope=scope,
+        severity=_SEVERITIES[severity],
+        enforcement=_ENFORCEMENTS[enforcement],
+        evidence=tuple(evidence),
+        metrics=metrics,
+        message=message,
+    )
+
+
+class _RulePack:
+    """One rule's results on one case's trials: those read from the cache, those added.
+
+    Most trials of a case give a rule the same checks, so the file holds each distinct
+    result once (``results``, as check rows) and maps trial digests to them (``trials``).
+    """
+
+    __slots__ = ("_decoded", "_results", "_trials", "digest", "kept", "key", "rule", "written")
+
+    def __init__(self, folder: CacheFolder, case_id: str, rule: RuleKey, digest: str) -> None:
+        self.rule = rule.rule
+        self.digest = digest
+        self.key = folder.key(KIND, {"rule": digest, "case": case_id})
+        self._results, self._trials = _contents(folder.read(KIND, self.key), digest, case_id)
+        self._decoded: dict[int, list[Check] | None] = {}
+        self.kept: dict[str, str | int] = {}
+        """Trial digest → its result: new ones as JSON text, ones read as their index in
+        ``results``. What the file will hold if it is rewritten."""
+        self.written = False
+
+    def _decode(self, index: int) -> list[Check] | None:
+        if index not in self._decoded:
+            try:
+                rows = self._results[index]
+                checks = [_check(self.rule, row) for row in rows]
+            except (ValueError, KeyError, TypeError, IndexError):
+                checks = []
+            self._decoded[index] = checks or None
+        return self._decoded[index]
+
+    def lookup(self, trial: str) -> list[Check] | None:
+        index = self._trials.get(trial)
+        if type(index) is not int:
+            return None
+        checks = self._decode(index)
+        if checks is not None:
+            self.kept[trial] = index
+        return checks
+
+    def add(self, trial: str, checks: Sequence[Check]) -> bool:
+        """Keep a new result; ``False`` when it holds an error and is not kept."""
+        if any(check.status is Status.ERROR for check in checks):
+            return False
+        self.kept[trial] = _ENCODER.encode([_check_row(check) for check in checks])
+        self.written = True
+        return True
+
+    def body(self, case_id: str) -> str:
+        """The file's body as JSON text, each distinct result once."""
+        read: dict[int, str] = {}
+        distinct: dict[str, int] = {}
+        trials = {}
+        for trial, result in self.kept.items():
+            if isinstance(result, int):
+                if result not in read:
+                    read[result] = _ENCODER.encode(self._results[result])
+                text = read[result]
+            else:
+                text = result
+            trials[trial] = distinct.setdefault(text, len(distinct))
+        head = _ENCODER.encode({"rule": self.digest, "case": case_id, "trials": trials})
+        return head[:-1] + ',"results":[' + ",".join(distinct) + "]}"
+
+
+def _contents(body: Any, rule: str, case_id: str) -> tuple[list[Any], dict[str, Any]]:
+    if (
+        isinstance(body, dict)
+        and list(body) == ["rule", "case", "trials", "results"]
+        and body["rule"] == rule
+        and body["case"] == case_id
+        and isinstance(body["trials"], dict)
+        and isinstance(body["results"], list)
+    ):
+        return body["results"], body["trials"]
+    return [], {}
+
+
+def located_surface_json(surface: Surface) -> dict[str, Any]:
+    """A surface's canonical form with its origin (where located evidence is counted from)."""
+    origin = surface.origin
+    return {**surface.to_json(), "origin": [origin.line, origin.file_lines]}
+
+
+class TrialDigests:
+    """Trial keys for the trials of one case, each surface and context serialized once.
+
+    The trials of a case share most of their surfaces and contexts (the same objects), so
+    the canonical JSON of ``{"document", "context"}`` — each surface with its origin
+    (:func:`located_surface_json`) — is put together from pieces kept by object; the
+    result is its SHA-256, byte for byte.
+    """
+
+    def __init__(self) -> None:
+        # the objects are kept with their text, so an id is never reused while it is here
+        self._surfaces: dict[int, tuple[Surface, bytes]] = {}
+        self._contexts: dict[int, tuple[Context, bytes]] = {}
+
+    def _surface(self, surface: Surface) -> bytes:
+        found = self._surfaces.get(id(surface))
+        if found is None:
+            located = canonical_json(located_surface_json(surface))
+            text = canonical_json(surface.name) + b":" + located
+            found = self._surfaces[id(surface)] = (surface, text)
+        return found[1]
+
+    def _context(self, context: Context) -> bytes:
+        found = self._contexts.get(id(context))
+        if found is None:
+            found = self._contexts[id(context)] = (context, canonical_json(context.to_json()))
+        return found[1]
+
+    def trial(self, document: Document, context: Context) -> str:
+        surfaces = sorted(document.surfaces, key=lambda surface: surface.name)
+        parts = [
+            b'{"context":',
+            self._context(context),
+            b',"document":{"surfaces":{',
+            b",".join(self._surface(surface) for surface in surfaces),
+            b"}}}",
+        ]
+        return "sha256:" + hashlib.sha256(b"".join(parts)).hexdigest()
+
+
+class TrialLookup(Protocol):
+    """One trial's cached results, rule by rule (index = the rule's place in the contract)."""
+
+    def lookup(self, index: int) -> list[Check] | None: ...
+
+    def add(self, index: int, checks: Sequence[Check]) -> None: ...
+
+
+class RuleResults(Protocol):
+    """Where a case's check runs find cached results: its trials', or its baseline's."""
+
+    def trial(self, document: Document, context: Context) -> TrialLookup: ...
+
+
+class TrialResults:
+    """The cached results of one trial, rule by rule (index = the rule's place in the contract)."""
+
+    __slots__ = ("_case", "_trial")
+
+    def __init__(self, case: CaseRuleResults, trial: str) -> None:
+        self._case = case
+        self._trial = trial
+
+    def lookup(self, index: int) -> list[Check] | None:
+        pack = self._case.pack(index)
+        found = None if pack is None else pack.lookup(self._trial)
+        if found is None:
+            self._case.misses += 1
+        else:
+            self._case.hits += 1
+        return found
+
+    def add(self, index: int, checks: Sequence[Check]) -> None:
+        pack = self._case.pack(index)
+        if pack is None or not pack.add(self._trial, checks):
+            self._case.complete = False
+
+
+class CaseRuleResults:
+    """Every rule's cached results on the trials of one case; :meth:`save` writes what is new."""
+
+    def __init__(self, folder: CacheFolder, case_id: str, rules: Sequence[RuleKey]) -> None:
+        self._folder = folder
+        self._case_id = case_id
+        self._rules = rules
+        self._packs: dict[int, _RulePack | None] = {}
+        self._digests = TrialDigests()
+        self.hits = self.misses = 0
+        self.complete = True
+        """False once a result could not be stored (an error, a rule whose results are not
+        cached): the case's summary is then not stored either."""
+
+    def pack(self, index: int) -> _RulePack | None:
+        if index not in self._packs:
+            rule = self._rules[index]
+            self._packs[index] = (
+                None
+                if rule.digest is None
+                else _RulePack(self._folder, self._case_id, rule, rule.digest)
+            )
+        return self._packs[index]
+
+    def trial(self, document: Document, context: Context) -> TrialResults:
+        return TrialResults(self, self._digests.trial(document, context))
+
+    def save(self) -> None:
+        """Write the file of every rule that gained a result on this case."""
+        for pack in self._packs.values():
+            if pack is not None and pack.written:
+                self._folder.write_encoded(KIND, pack.key, pack.body(self._case_id))
+
+
+class BaselineResults:
+    """Every rule's cached results on one case's baseline, in one file per case.
+
+    The file holds the baseline's key and, per rule digest, its checks as rows; a baseline
+    with another key (an edited case) finds nothing and replaces the file. Results of
+    rules not in this contract stay (going back to an earlier revision of a rule finds
+    them again). :meth:`save` writes the file when a result was added.
+    """
+
+    def __init__(self, folder: CacheFolder, case_id: str, rules: Sequence[RuleKey]) -> None:
+        self._folder = folder
+        self._case_id = case_id
+        self._rules = rules
+        self._key = folder.key(BASELINE_KIND, {"case": case_id})
+        body = folder.read(BASELINE_KIND, self._key)
+        self._stored, self._results = _baseline_contents(body, case_id)
+        self._added: dict[str, str] = {}
+        """Rule digest → a result computed in this run, as JSON text."""
+        self._trial: str | None = None
+        self._digests = TrialDigests()
+        self.hits = self.misses = 0
+
+    def trial(self, document: Document, context: Context) -> _BaselineLookup:
+        return _BaselineLookup(self, self._digests.trial(document, context))
+
+    def lookup(self, trial: str, index: int) -> list[Check] | None:
+        rule = self._rules[index]
+        rows = None if trial != self._stored else self._results.get(rule.digest or "")
+        checks = None
+        if rule.digest is not None and isinstance(rows, list) and rows:
+            try:
+                checks = [_check(rule.rule, row) for row in rows]
+            except (ValueError, KeyError, TypeError):
+                checks = None
+        if checks is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return checks
+
+    def add(self, trial: str, index: int, checks: Sequence[Check]) -> None:
+        digest = self._rules[index].digest
+        if digest is None or any(check.status is Status.ERROR for check in checks):
+            return
+        self._trial = trial
+        self._added[digest] = _ENCODER.encode([_check_row(check) for check in checks])
+
+    def save(self) -> None:
+        if self._trial is None:
+            return
+        rules: dict[str, str] = {}
+        if self._trial == self._stored:
+            rules = {
+                digest: _ENCODER.encode(rows)
+                for digest, rows in self._results.items()
+                if isinstance(rows, list)
+            }
+        rules.update(self._added)
+        head = _ENCODER.encode({"case": self._case_id, "baseline": self._trial})
+        joined = ",".join(f"{_ENCODER.encode(d)}:{rows}" for d, rows in sorted(rules.items()))
+        self._folder.write_encoded(
+            BASELINE_KIND, self._key, head[:-1] + ',"rules":{' + joined + "}}"
+        )
+
+
+class _BaselineLookup:
+    __slots__ = ("_results", "_trial")
+
+    def __init__(self, results: BaselineResults, trial: str) -> None:
+        self._results = results
+        self._trial = trial
+
+    def lookup(self, index: int) -> list[Check] | None:
+        return self._results.lookup(self._trial, index)
+
+    def add(self, index: int, checks: Sequence[Check]) -> None:
+        self._results.add(self._trial, index, checks)
+
+
+def _baseline_contents(body: Any, case_id: str) -> tuple[str | None, dict[str, Any]]:
+    if (
+        isinstance(body, dict)
+        and list(body) == ["case", "baseline", "rules"]
+        and body["case"] == case_id
+        and isinstance(body["baseline"], str)
+        and isinstance(body["rules"], dict)
+    ):
+        return body["baseline"], body["rules"]
+    return None, {}
