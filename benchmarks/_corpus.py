@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from pathlib import Path
 
 from benchmarks._common import ROOT
@@ -124,3 +125,13 @@ def find_corpus(given: Path | None) -> Path | None:
         return Path(env)
     sibling = ROOT.parent / "corpus"
     return sibling if (sibling / "MANIFEST.tsv").is_file() else None
+
+
+def copied_folder(folder: Path, files: list[Path]) -> Path:
+    """A fresh ``folder`` holding a copy of each of ``files`` (a slice searched as a folder)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for index, path in enumerate(files):
+        shutil.copyfile(path, folder / f"{index:05d}.txt")
+    return folder

@@ -8,6 +8,9 @@ Sections (``--only`` picks some, comma-separated):
 - ``w1``: workload W1 through textcontract, the floor and — when a Python with mateprobe is
   given (``--peer-python``) or found — the peer, each in its own process, medians of
   ``--repeat`` passes; docs/s, MB/s, the ratios and each process's peak RSS;
+- ``w2``: workload W2 (issue 15): one 50-word ForbiddenPattern rule over W1's files, whole
+  ``textcontract check CORPUS --format jsonl`` runs beside ripgrep and grep when installed
+  (``rg -wi -f words``), medians of ``--repeat`` alternating runs, hit counts side by side;
 - ``cold``: ``textcontract check`` of one small document, process start to exit, against
   the peer's CLI on the same document;
 - ``scaling``: cost against document size, rule count, pattern count and corpus size;
@@ -36,10 +39,10 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import _audit, _cold, _corpus, _scaling, _w1
+from benchmarks import _audit, _cold, _corpus, _scaling, _w1, _w2
 from benchmarks._common import HERE, OUT, W1_CONTRACT, WORDS, median, mib, table, words, worker
 
-SECTIONS = ("w1", "cold", "scaling", "audit")
+SECTIONS = ("w1", "w2", "cold", "scaling", "audit")
 
 
 # --- workers (run in their own interpreter by the sections below) --------------------------
@@ -185,6 +188,33 @@ def _w1_peer(peer: Path, listing: Path, repeat: int) -> Any:
     return run_child([str(peer), HERE / "peer_w1.py", listing, WORDS, str(repeat)])
 
 
+def section_w2(corpus: Path, files: Sequence[Path], repeat: int) -> dict[str, Any]:
+    results = _w2.measure(corpus, files, repeat)
+    tools = [name for name in ("textcontract", "rg", "grep") if name in results]
+    print(f"\n## W2: one 50-word ForbiddenPattern rule, {len(files)} files, whole CLI runs")
+    print(
+        table(
+            ["tool", "median", "runs", "hits (documents / files)"],
+            [
+                [
+                    name,
+                    f"{results[name]['median_s']:.2f} s",
+                    ", ".join(f"{run:.2f}" for run in results[name]["runs"]),
+                    results[name]["hits"],
+                ]
+                for name in tools
+            ],
+        )
+    )
+    if "vs_rg" in results:
+        print(f"textcontract / rg time: {results['vs_rg']:.2f} (target <= 3)")
+    else:
+        print("rg: not installed")
+    if "vs_grep" in results:
+        print(f"textcontract / grep time: {results['vs_grep']:.2f}")
+    return results
+
+
 def section_cold(peer: Path | None, runs: int) -> dict[str, Any]:
     results = _cold.measure(peer, runs)
     print(f"\n## Cold start: one small document, --format json, median of {runs}")
@@ -316,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--audit-memory", action="store_true", help="1,000 vs 100,000 variants")
     options = parser.parse_args(arguments)
 
-    default_sections = SECTIONS if options.smoke else ("w1", "cold", "scaling")
+    default_sections = SECTIONS if options.smoke else ("w1", "w2", "cold", "scaling")
     sections = options.only.split(",") if options.only else list(default_sections)
     unknown = set(sections) - set(SECTIONS)
     if unknown:
@@ -352,6 +382,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     repeat = options.repeat
     if "w1" in sections:
         results["w1"] = section_w1(files, peer, repeat)
+    if "w2" in sections:
+        w2_root = corpus if corpus is not None and not options.smoke else None
+        if w2_root is None:  # a slice or synthetic documents: a folder holding just those
+            w2_root = _corpus.copied_folder(OUT / "w2-documents", list(files))
+        results["w2"] = section_w2(w2_root, files, repeat)
     if "cold" in sections:
         results["cold"] = section_cold(peer, 5 if options.smoke else options.cold_runs)
     if "scaling" in sections:

@@ -147,11 +147,20 @@ class Pool(Generic[S]):
         self._broken = False
         self._manager: threading.Thread | None = None
         """The executor's manager thread, kept by :meth:`finish` for ``__exit__`` to join."""
+        self._unused: ProcessPoolExecutor | None = None
+        """Workers :meth:`launch` started and :meth:`start` found unneeded; joined on exit."""
 
     @property
     def workers(self) -> int:
         """Worker processes running (0 when everything is done in this process)."""
         return 0 if self._executor is None else self.jobs - 1
+
+    def launch(self) -> None:
+        """Start the workers before the number of items is known, so that they boot while
+        this process still reads its inputs; :meth:`start` lets them go unused if the items
+        turn out too few."""
+        if not self.started and self._executor is None and self.jobs > 1:
+            self._executor = self._new_executor()
 
     def start(self, items: int) -> None:
         """Start the workers if ``items`` are enough to need them (only the first call counts)."""
@@ -159,14 +168,24 @@ class Pool(Generic[S]):
             return
         self.started = True
         if self.jobs > 1 and items >= MIN_ITEMS_FOR_WORKERS:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.jobs - 1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_die_with_parent,
-                initargs=(os.getpid(),),
-            )
-            for _ in range(self.workers):
-                self._executor.submit(_warm_up)
+            if self._executor is None:
+                self._executor = self._new_executor()
+        elif self._executor is not None:  # launched, but not needed: shut down on exit
+            # (one shutdown, waiting: a first one without waiting would forget the manager
+            # thread, which the exit would then find still running)
+            self._unused = self._executor
+            self._executor = None
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(
+            max_workers=self.jobs - 1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
+        )
+        for _ in range(self.jobs - 1):
+            executor.submit(_warm_up)
+        return executor
 
     def __enter__(self) -> Pool[S]:
         return self
@@ -177,6 +196,9 @@ class Pool(Generic[S]):
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
+        if self._unused is not None:
+            self._unused.shutdown(wait=True, cancel_futures=True)
+            self._unused = None
         if self._executor is not None:
             if self._broken:
                 _abandon(self._executor)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from textcontract._pool import MIN_ITEMS_FOR_WORKERS
 from textcontract.contract import parse_contract_file
-from textcontract.engine import check_inputs
+from textcontract.engine import check_inputs, check_pool
 from textcontract.errors import InputError, InternalError
 from textcontract.inputs import read_inputs
 
@@ -63,3 +67,35 @@ def test_a_contract_that_cannot_be_pickled_asks_for_one_job(
         pytest.raises(InternalError, match="cannot be sent to worker processes"),
     ):
         list(check_inputs(_parsed(), inputs, 2))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("count", [40, 5])
+def test_a_pool_launched_before_the_first_pass_checks_the_same(tmp_path: Path, count: int) -> None:
+    """Workers launched before the inputs are known: used for 40 inputs, let go unused for 5
+    (under MIN_ITEMS_FOR_WORKERS), the reports those of one process either way."""
+    folder = _folder(tmp_path, count)
+    with check_pool(2) as pool:
+        pool.launch()
+        assert pool.workers == 1
+        with read_inputs([folder]) as inputs:
+            pooled = list(check_inputs(_parsed(), inputs, 2, pool))  # type: ignore[arg-type]
+        assert pool.workers == (1 if count >= MIN_ITEMS_FOR_WORKERS else 0)
+    with read_inputs([folder]) as inputs:
+        alone = list(check_inputs(_parsed(), inputs, 1))  # type: ignore[arg-type]
+    assert [item.report.to_json() for item in pooled] == [item.report.to_json() for item in alone]
+
+
+def test_a_small_run_with_jobs_lets_its_launched_worker_go_cleanly() -> None:
+    """One document with --jobs 2, as a real process: the worker launched before the first
+    pass goes unused, the run says nothing on stderr (no leaked semaphores) and exits 1."""
+    command = [sys.executable, "-m", "textcontract", "check", str(ORDERS / "order-1002.md")]
+    command += ["--contract", str(ORDERS / "textcontract.yaml"), "--jobs", "2"]
+    finished = subprocess.run(
+        [*command, "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (finished.returncode, finished.stderr) == (1, "")
+    assert json.loads(finished.stdout)["accepted"] is False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -26,7 +27,7 @@ from textcontract.contract import (
     locate_contract,
     parse_contract_file,
 )
-from textcontract.engine import Checked, check_inputs
+from textcontract.engine import Checked, check_inputs, check_pool
 from textcontract.errors import ExitCode, InputError
 from textcontract.inputs import read_inputs, request_problems
 
@@ -114,15 +115,22 @@ def run_check(request: CheckRequest) -> int:
     check_output_file(request.output)
     definition = resolve_contract(request.contract)
     stdin = getattr(sys.stdin, "buffer", None)
-    with read_inputs(
-        request.documents,
-        batch=request.batch,
-        context=request.context,
-        stdin_json=request.stdin_format is StdinFormat.json,
-        stdin=stdin,
-    ) as inputs:
+    with ExitStack() as stack:
+        pool = None
+        if request.jobs > 1:  # the workers boot during the first pass (unused under 32 inputs)
+            pool = stack.enter_context(check_pool(request.jobs))
+            pool.launch()
+        inputs = stack.enter_context(
+            read_inputs(
+                request.documents,
+                batch=request.batch,
+                context=request.context,
+                stdin_json=request.stdin_format is StdinFormat.json,
+                stdin=stdin,
+            )
+        )
         verdict = _Verdict()
-        checked = check_inputs(definition, inputs, request.jobs)
+        checked = check_inputs(definition, inputs, request.jobs, pool)
         try:
             _write(request, definition, verdict.watch(checked), len(inputs) > 1)
         finally:

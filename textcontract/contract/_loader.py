@@ -27,7 +27,7 @@ from textcontract.contract._parsed import ParsedContract, RuleEntry, contract_di
 from textcontract.contract._rule_entries import RuleScope, read_rules
 from textcontract.errors import ContractError, InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader
-from textcontract.rules import Registry, default_registry
+from textcontract.rules import Registry, default_registry, share_patterns
 
 __all__ = ["parse_contract_file", "parse_contract_source", "parse_contract_text"]
 
@@ -101,6 +101,7 @@ def parse_contract_source(
         raise ContractError(load.problems)
     header = read[0]
     entries = tuple(load.entries)
+    share_patterns(entry.rule for entry in entries)  # one prefilter per profile (built lazily)
     return ParsedContract(
         id=header.id,
         version=header.version,

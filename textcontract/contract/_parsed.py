@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from textcontract.canonical import digest
 from textcontract.contract._lineage import Lineage
 from textcontract.errors import Location
 from textcontract.model import CheckPolicy, Context, ContractRef, RuleVersion
-from textcontract.rules import RuleType
+from textcontract.rules import PatternRule, PatternTable, RuleType
 
 __all__ = ["ParsedContract", "RuleEntry", "RuleExample", "contract_digest"]
 
@@ -82,9 +83,19 @@ class ParsedContract:
     lineage: Lineage | None = None
     """Where this revision comes from (SPEC §17.7); out of the digest."""
 
-    @property
+    @cached_property
     def rules(self) -> tuple[RuleType, ...]:
         return tuple(entry.rule for entry in self.entries)
+
+    @cached_property
+    def pattern_tables(self) -> tuple[PatternTable, ...]:
+        """The prefilter tables its pattern rules share (one per profile searched)."""
+        tables: dict[int, PatternTable] = {}
+        for rule in self.rules:
+            table = rule.shared_table if isinstance(rule, PatternRule) else None
+            if table is not None:
+                tables.setdefault(id(table), table)
+        return tuple(tables.values())
 
     @property
     def ref(self) -> ContractRef:

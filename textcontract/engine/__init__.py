@@ -2,12 +2,13 @@
 
 from textcontract.engine._contract import Contract, load_contract, load_contract_text
 from textcontract.engine._evaluate import evaluate, run_rule
-from textcontract.engine._stream import Checked, check_inputs
+from textcontract.engine._stream import Checked, check_inputs, check_pool
 
 __all__ = [
     "Checked",
     "Contract",
     "check_inputs",
+    "check_pool",
     "evaluate",
     "load_contract",
     "load_contract_text",

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from textcontract.contract import ParsedContract
 from textcontract.model import Check, Context, Document, Report, Status
-from textcontract.rules import RULE_ERROR, RuleType, Subject
+from textcontract.rules import RULE_ERROR, PatternTable, RuleType, Subject, idle_checks
 
 __all__ = ["evaluate", "run_rule"]
 
@@ -83,7 +83,11 @@ def evaluate(
 
     ``source`` names the input in the report (SPEC §11).
     """
-    checks = _checks(contract.rules if rules is None else rules, Subject(document, context))
+    subject = Subject(document, context)
+    if rules is None:
+        checks = _checks(contract.rules, subject, contract.pattern_tables)
+    else:
+        checks = _checks(rules, subject, ())
     # The Subject (normalized texts, tokens) is gone before the digest's canonical JSON of
     # the document is built: for a large document the two would otherwise add up.
     return Report(
@@ -96,8 +100,21 @@ def evaluate(
     )
 
 
-def _checks(rules: Sequence[RuleType], subject: Subject) -> tuple[Check, ...]:
+def _checks(
+    rules: Sequence[RuleType], subject: Subject, tables: Sequence[PatternTable]
+) -> tuple[Check, ...]:
     checks: list[Check] = []
+    idle = idle_checks(tables, subject)
+    if idle is None:
+        for rule in rules:
+            checks.extend(run_rule(rule, subject))
+        return tuple(checks)
     for rule in rules:
-        checks.extend(run_rule(rule, subject))
+        known = idle.get(rule)
+        if known is not None:
+            checks.extend(known)
+            continue
+        found = run_rule(rule, subject)
+        idle.learn(rule, found)
+        checks.extend(found)
     return tuple(checks)

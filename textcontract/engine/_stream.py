@@ -9,9 +9,9 @@ read and check them; results come back in input order, the same reports as with 
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textcontract.contract import ParsedContract
 from textcontract.engine._evaluate import evaluate
@@ -19,7 +19,10 @@ from textcontract.errors import InputError, InternalError, Problem
 from textcontract.inputs import CheckInputs, InputItem, Origin, load_input
 from textcontract.model import Context, Report
 
-__all__ = ["Checked", "check_inputs"]
+if TYPE_CHECKING:
+    from textcontract._pool import Pool
+
+__all__ = ["Checked", "check_inputs", "check_pool"]
 
 _BATCH = 16
 """Inputs per batch sent to a worker (a few milliseconds of work for typical outputs)."""
@@ -80,26 +83,40 @@ def _shipped(parsed: ParsedContract, context: Context) -> _Setup:
         ) from None
 
 
+def check_pool(jobs: int) -> Pool[Any]:
+    """A pool for :func:`check_inputs`, for a caller that launches its workers early (before
+    the first pass, so that they boot meanwhile) and closes it when the run ends."""
+    from textcontract._pool import Pool
+
+    return Pool[_State](jobs, "check")
+
+
 def check_inputs(
-    parsed: ParsedContract, inputs: CheckInputs, jobs: int = 1
+    parsed: ParsedContract, inputs: CheckInputs, jobs: int = 1, pool: Pool[Any] | None = None
 ) -> Generator[Checked, None, None]:
     """Every input's report, in input order, checked in ``jobs`` processes (this one
-    included). An input that changed since the first pass raises its :class:`InputError`."""
+    included), with ``pool`` (from :func:`check_pool`) if given, else a pool of its own.
+    An input that changed since the first pass raises its :class:`InputError`."""
     local = _State(parsed, inputs.context)
     if jobs == 1:  # no pool: multiprocessing costs a cold start 10 ms to import
         for item in inputs:
             yield _result(_check_one(local, item))
         return
-    from textcontract._pool import Pool
+    if pool is None:
+        with check_pool(jobs) as own:
+            yield from _pooled(own, local, inputs)
+        return
+    yield from _pooled(pool, local, inputs)
 
-    with Pool[_State](jobs, "check") as pool:
-        pool.start(len(inputs))
-        results = pool.map(
-            _check_one, iter(inputs), _BATCH, local, lambda: _shipped(parsed, inputs.context)
-        )
-        for result in results:
-            yield _result(result)
-        pool.finish()
+
+def _pooled(pool: Pool[Any], local: _State, inputs: CheckInputs) -> Iterator[Checked]:
+    pool.start(len(inputs))
+    results = pool.map(
+        _check_one, iter(inputs), _BATCH, local, lambda: _shipped(local.parsed, inputs.context)
+    )
+    for result in results:
+        yield _result(result)
+    pool.finish()
 
 
 def _result(result: Checked | _Failed) -> Checked:

@@ -35,6 +35,13 @@ from textcontract.rules._params import (
     ParamType,
     choice,
 )
+from textcontract.rules._patterns import (
+    IdleChecks,
+    PatternList,
+    PatternTable,
+    idle_checks,
+    share_patterns,
+)
 from textcontract.rules._registry import (
     BUILTIN_TYPES,
     ENTRY_POINT_GROUP,
@@ -68,11 +75,14 @@ __all__ = [
     "CompiledPattern",
     "Configured",
     "FactRef",
+    "IdleChecks",
     "Options",
     "Param",
     "ParamProblem",
     "ParamType",
+    "PatternList",
     "PatternRule",
+    "PatternTable",
     "Registry",
     "RegistryError",
     "RuleHeader",
@@ -83,4 +93,6 @@ __all__ = [
     "choice",
     "configure_options",
     "default_registry",
+    "idle_checks",
+    "share_patterns",
 ]

@@ -33,6 +33,7 @@ from textcontract.rules._params import (
     Param,
     ParamProblem,
 )
+from textcontract.rules._patterns import Candidates, PatternList, PatternTable
 from textcontract.rules._subject import Subject
 from textcontract.text import Budget, Excerpt, PatternTimeout, Profile, excerpt, find_matches
 
@@ -294,13 +295,60 @@ MAX_EXCERPTS = 5
 
 
 class PatternRule(SurfaceRule):
-    """A surface rule that searches patterns under a time budget."""
+    """A surface rule that searches patterns under a time budget.
+
+    Its patterns (:meth:`searched_patterns`) share one prefilter with the other pattern
+    rules of its contract that read the same profile (:mod:`textcontract.rules._patterns`);
+    :meth:`candidates` tells which of them can match a surface, :meth:`pattern_list` narrows
+    one of its lists to those.
+    """
 
     params: ClassVar[tuple[Param, ...]] = (SURFACES, ACCENT_FOLDING, TIMEOUT_MS)
+
+    def __init__(self, header: RuleHeader, options: Options) -> None:
+        super().__init__(header, options)
+        self._table: PatternTable | None = None
+        self._lists: dict[int, PatternList] = {}
 
     @property
     def profile(self) -> Profile:
         return Profile.FOLDED if self.options.boolean("accent_folding") else Profile.TEXT
+
+    def searched_patterns(self) -> tuple[CompiledPattern, ...]:
+        """Every pattern the rule may search, for the shared prefilter (none by default)."""
+        return ()
+
+    def reuses_idle_checks(self) -> bool:
+        """Whether, on a document where none of its patterns can match, the rule's checks
+        depend on the document's surface names only (so the engine may reuse them)."""
+        return False
+
+    def use_table(self, table: PatternTable) -> None:
+        """Search with ``table``'s prefilter, which holds every pattern of this rule."""
+        self._table = table
+        self._lists = {}
+
+    @property
+    def shared_table(self) -> PatternTable | None:
+        """The table a contract gave this rule (None until one does)."""
+        return self._table
+
+    def _pattern_table(self) -> PatternTable:
+        table = self._table
+        if table is None:  # not compiled into a contract: a table of its own patterns
+            table = self._table = PatternTable(self.searched_patterns(), self.profile)
+        return table
+
+    def candidates(self, subject: Subject, surface: Surface) -> Candidates:
+        """Which patterns of the rule's table can match the surface (``None``: all)."""
+        return subject.candidates(surface, self.profile, self._pattern_table())
+
+    def pattern_list(self, patterns: tuple[CompiledPattern, ...]) -> PatternList:
+        """One of the rule's pattern lists (an attribute it keeps), ready for :meth:`select`."""
+        found = self._lists.get(id(patterns))
+        if found is None or found.patterns is not patterns:
+            found = self._lists[id(patterns)] = self._pattern_table().patterns(patterns)
+        return found
 
     def budget(self) -> Budget:
         return Budget(self.options.integer("timeout_ms"))

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from textcontract._lines import LineCounter
 from textcontract.model import Context, Document, Surface, TextLocation
+from textcontract.rules._patterns import Candidates, PatternTable
 from textcontract.text import (
     OffsetMap,
     Profile,
@@ -28,6 +29,7 @@ class Subject:
     """
 
     __slots__ = (
+        "_candidates",
         "_history",
         "_lines",
         "_normalized",
@@ -51,6 +53,7 @@ class Subject:
         self._history: dict[tuple[str, ...], int] | None = None
         self._offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
         self._lines: dict[str, LineCounter] = {}
+        self._candidates: dict[tuple[str, Profile, PatternTable], Candidates] = {}
 
     def normalized(self, surface: Surface, profile: Profile) -> str:
         key = (surface.name, profile)
@@ -63,6 +66,18 @@ class Subject:
                 text = normalize(surface.text, profile)
             self._normalized[key] = text
         return text
+
+    def candidates(self, surface: Surface, profile: Profile, table: PatternTable) -> Candidates:
+        """Which patterns of ``table`` can match the surface's ``profile`` text.
+
+        Asked once per surface, profile and table however many rules share the table (one
+        per profile in a contract): the prefilter runs once over the text.
+        """
+        key = (surface.name, profile, table)
+        if key in self._candidates:
+            return self._candidates[key]
+        found = self._candidates[key] = table.candidates(self.normalized(surface, profile))
+        return found
 
     def offset_map(self, surface: Surface, profile: Profile) -> OffsetMap:
         """The surface's normalized text mapped back to its original text (built on demand).

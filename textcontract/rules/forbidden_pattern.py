@@ -32,9 +32,9 @@ from textcontract.rules._base import (
     PatternRule,
     RuleHeader,
 )
-from textcontract.rules._params import PATTERN_LIST, Param
+from textcontract.rules._params import PATTERN_LIST, CompiledPattern, Param
 from textcontract.rules._subject import Subject
-from textcontract.text import LiteralPrefilter, PatternTimeout
+from textcontract.text import Excerpt, PatternTimeout
 
 __all__ = ["ForbiddenPattern"]
 
@@ -63,19 +63,29 @@ class ForbiddenPattern(PatternRule):
         super().__init__(header, options)
         self._patterns = options.patterns("patterns")
         self._profile = self.profile
-        # Skips the patterns whose required literal is absent; the others are searched as
-        # before, in order, so the result is the same as searching every pattern.
-        self._prefilter = LiteralPrefilter([pattern.compiled for pattern in self._patterns])
+
+    def searched_patterns(self) -> tuple[CompiledPattern, ...]:
+        return self._patterns
+
+    def reuses_idle_checks(self) -> bool:
+        # Where no pattern can match, each surface is "satisfied, 0 matches" and each
+        # missing one SURFACE_MISSING: the same checks for every document with these
+        # surface names. A subclass may decide otherwise, so only this class says so.
+        return type(self) is ForbiddenPattern
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
         text = subject.normalized(surface, self._profile)
-        budget = self.budget()
-        try:
-            patterns = self._prefilter.select(self._patterns, text)
-            found, total = self.search(patterns, text, budget, MAX_EXCERPTS)
-        except PatternTimeout:
-            yield self.timeout(surface)
-            return
+        # The patterns whose required literal is absent cannot match; the others are
+        # searched as always, in order, so the result is that of searching every pattern.
+        patterns = self.pattern_list(self._patterns).select(self.candidates(subject, surface))
+        found: list[Excerpt] = []
+        total = 0
+        if patterns:
+            try:
+                found, total = self.search(patterns, text, self.budget(), MAX_EXCERPTS)
+            except PatternTimeout:
+                yield self.timeout(surface)
+                return
         scope = f"surface:{surface.name}"
         if total == 0:
             yield self.check(

@@ -31,9 +31,9 @@ from textcontract.rules._base import (
     PatternRule,
     RuleHeader,
 )
-from textcontract.rules._params import PATTERN_LIST, Param, choice
+from textcontract.rules._params import PATTERN_LIST, CompiledPattern, Param, choice
 from textcontract.rules._subject import Subject
-from textcontract.text import Excerpt, PatternTimeout
+from textcontract.text import Budget, Excerpt, PatternTimeout
 
 __all__ = ["RequiredPattern"]
 
@@ -70,14 +70,22 @@ class RequiredPattern(PatternRule):
         self._all = options.text("match") == "all"
         self._profile = self.profile
 
+    def searched_patterns(self) -> tuple[CompiledPattern, ...]:
+        return self._patterns
+
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
         text = subject.normalized(surface, self._profile)
-        budget = self.budget()
+        # Only the patterns that can match are searched; the others count as missing.
+        searched = set(self.pattern_list(self._patterns).select(self.candidates(subject, surface)))
+        budget: Budget | None = None
         found: list[Excerpt] = []
         missing: list[str] = []
         try:
             for pattern in self._patterns:
-                hit = self.first_match(pattern, text, budget)
+                hit = None
+                if pattern in searched:
+                    budget = budget or self.budget()
+                    hit = self.first_match(pattern, text, budget)
                 if hit is None:
                     missing.append(pattern.source)
                 else:

@@ -23,7 +23,7 @@ Satisfied::
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from textcontract.model import Check, Kind, Status, Surface
@@ -96,6 +96,9 @@ class SettledPremise(PatternRule):
         premises: Mapping[str, tuple[CompiledPattern, ...]] = options.raw("premises")
         self._premises = dict(premises)
 
+    def searched_patterns(self) -> tuple[CompiledPattern, ...]:
+        return tuple(pattern for patterns in self._premises.values() for pattern in patterns)
+
     def evaluate(self, subject: Subject) -> Iterator[Check]:
         closed = _closed(subject)
         if not closed:
@@ -134,9 +137,12 @@ class SettledPremise(PatternRule):
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
         """One check per closed premise the rule has patterns for, in context order."""
         text = subject.normalized(surface, self.profile)
+        chosen = self.candidates(subject, surface)
         budget = self.budget()  # started after normalization: the budget is for searching
         for premise, patterns in self._supported(_closed(subject)):
-            yield self._search(subject, surface, text, premise, patterns, budget)
+            # Only the patterns that can match are searched (the others cannot re-offer it).
+            searched = self.pattern_list(patterns).select(chosen)
+            yield self._search(subject, surface, text, premise, searched, budget)
 
     def _supported(self, closed: tuple[str, ...]) -> list[tuple[str, tuple[CompiledPattern, ...]]]:
         return [
@@ -149,7 +155,7 @@ class SettledPremise(PatternRule):
         surface: Surface,
         text: str,
         premise: str,
-        patterns: tuple[CompiledPattern, ...],
+        patterns: Sequence[CompiledPattern],
         budget: Budget,
     ) -> Check:
         try:

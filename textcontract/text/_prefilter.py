@@ -12,6 +12,10 @@ searching every pattern. Skipped patterns are those that cannot match; only they
 their search (and so can no longer run out of time on a text where they could not have matched
 anyway). Without google-re2 every pattern is searched.
 
+One prefilter serves every pattern rule of a contract that reads one normalization profile
+(:mod:`textcontract.rules._patterns`): its RE2 sets are built on the first text it is asked
+about, not when the contract loads, so commands that check nothing never pay for them.
+
 Soundness rests on three facts: a required run is read from the pattern's only branch, through
 groups matched in place, never from an optional or alternative part; its characters are ASCII,
 and for each of them RE2's case-insensitive literal accepts every character that ``regex``'s
@@ -23,8 +27,9 @@ literal. Property tests compare prefiltered and full searches on generated patte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import regex
 
@@ -51,6 +56,11 @@ _MAX_SET_CHARS = 2000
 # Below this many patterns the searches cost less than importing RE2 for a cold start (the
 # prefilter saves about 2 µs per skipped pattern and surface).
 _MIN_PATTERNS = 4
+# The usual pattern: words and word boundaries, nothing else. Every character here stands for
+# itself in regex's syntax outside a class (verbose mode is refused by the flags), so its runs
+# are the pieces between the ``\b``s — what the reader finds, without reading (tested against
+# it). Saves the reader's time for the thousands of patterns of a long word list.
+_WORDS_AND_BOUNDARIES = re.compile(r"(?:\\b|[A-Za-z0-9 _,;:'\"!%&/=<>@~`-])+")
 
 
 def _ascii_pieces(run: str) -> list[str]:
@@ -74,12 +84,16 @@ def required_literal(compiled: regex.Pattern[str]) -> str | None:
     Matched case-insensitively; ``None`` when the pattern is outside what the shared reader
     understands, has an alternation at its top level, or has no such run.
     """
-    if compiled.flags & ~_ALLOWED_FLAGS:
+    if compiled.flags & ~_ALLOWED_FLAGS or regex.DEFAULT_VERSION != regex.V0:
         return None
+    source = compiled.pattern
+    if _WORDS_AND_BOUNDARIES.fullmatch(source):
+        pieces = [piece for piece in source.split("\\b") if piece]
+        return max(pieces, key=len) if pieces else None
     # The reader loads on first use (a few milliseconds): most checks never need it.
     from textcontract.text._regex_literals import required_runs
 
-    runs = required_runs(compiled.pattern, compiled.flags)
+    runs = required_runs(source, compiled.flags, compiled=True)
     pieces = [piece for run in runs or () for piece in _ascii_pieces(run)]
     return max(pieces, key=len) if pieces else None
 
@@ -96,69 +110,104 @@ def _re2_literal(literal: str) -> str:
     )
 
 
-class LiteralPrefilter:
-    """Selects, for one text, the patterns of a list that can match it."""
+class _Plan(NamedTuple):
+    """A built prefilter: the patterns always searched and the RE2 sets for the others."""
 
-    __slots__ = ("_always", "_patterns", "_sets")
+    always: frozenset[int]
+    sets: tuple[tuple[Any, tuple[int, ...]], ...]
+
+
+class LiteralPrefilter:
+    """Selects, for one text, the patterns of a list that can match it.
+
+    The RE2 sets are built on first use. ``candidates`` gives the indexes of the patterns
+    that can match, or ``None`` when every pattern must be searched.
+    """
+
+    __slots__ = ("_patterns", "_plan")
 
     def __init__(self, patterns: Sequence[regex.Pattern[str]]) -> None:
         self._patterns = tuple(patterns)
-        self._sets: list[tuple[Any, list[int]]] = []
-        if len(self._patterns) < _MIN_PATTERNS:
-            self._always = frozenset(range(len(self._patterns)))
-            return
-        try:
-            import re2
-        except ImportError:  # without google-re2 every pattern is searched
-            self._always = frozenset(range(len(self._patterns)))
-            return
-        literals = [required_literal(pattern) for pattern in patterns]
-        self._always = frozenset(i for i, literal in enumerate(literals) if literal is None)
-        with_literal = [(i, lit) for i, lit in enumerate(literals) if lit is not None]
-        if not with_literal:
-            return
-        options = re2.Options()
-        options.case_sensitive = False
-        chunk: list[tuple[int, str]] = []
-        size = 0
-        for item in with_literal:
-            if chunk and size + len(item[1]) > _MAX_SET_CHARS:
-                self._sets.append(_compile_set(re2, options, chunk))
-                chunk, size = [], 0
-            chunk.append(item)
-            size += len(item[1])
-        self._sets.append(_compile_set(re2, options, chunk))
+        self._plan: _Plan | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # RE2 sets cannot be pickled (contracts travel to audit worker processes): rebuild.
+        # RE2 sets cannot be pickled (contracts travel to worker processes): rebuilt there.
         return (LiteralPrefilter, (self._patterns,))
+
+    def __len__(self) -> int:
+        return len(self._patterns)
 
     @property
     def active(self) -> bool:
-        """Whether any pattern can be skipped at all."""
-        return bool(self._sets)
+        """Whether any pattern can be skipped at all (builds the sets)."""
+        return bool(self._built().sets)
 
-    def select(self, patterns: Sequence[Any], text: str) -> Sequence[Any]:
-        """The items of ``patterns`` (parallel to the compiled list) that can match ``text``."""
-        if not self._sets:
-            return patterns
+    def _built(self) -> _Plan:
+        plan = self._plan
+        if plan is None:
+            # Two threads may both build it: the plans are equal, either one is kept.
+            plan = self._plan = _build(self._patterns)
+        return plan
+
+    def candidates(self, text: str) -> frozenset[int] | None:
+        """Indexes of the patterns that can match ``text``; ``None``: every pattern."""
+        plan = self._built()
+        if not plan.sets:
+            return None
         try:
             encoded = text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: search everything
-            return patterns
-        chosen = set(self._always)
-        for matcher, indexes in self._sets:
+            return None
+        chosen = set(plan.always)
+        for matcher, indexes in plan.sets:
             found = matcher.Match(encoded)
             if found:
-                chosen.update(indexes[position] for position in found)
-        if len(chosen) == len(patterns):
-            return patterns
-        return [pattern for index, pattern in enumerate(patterns) if index in chosen]
+                chosen.update([indexes[position] for position in found])
+        if len(chosen) == len(self._patterns):
+            return None
+        return frozenset(chosen)
+
+    def select(self, items: Sequence[Any], text: str) -> Sequence[Any]:
+        """The items of ``items`` (parallel to the pattern list) that can match ``text``."""
+        chosen = self.candidates(text)
+        if chosen is None:
+            return items
+        return [item for index, item in enumerate(items) if index in chosen]
 
 
-def _compile_set(re2: Any, options: Any, chunk: list[tuple[int, str]]) -> tuple[Any, list[int]]:
+def _build(patterns: tuple[regex.Pattern[str], ...]) -> _Plan:
+    everything = frozenset(range(len(patterns)))
+    if len(patterns) < _MIN_PATTERNS:
+        return _Plan(everything, ())
+    try:
+        import re2
+    except ImportError:  # without google-re2 every pattern is searched
+        return _Plan(everything, ())
+    literals = [required_literal(pattern) for pattern in patterns]
+    always = frozenset(i for i, literal in enumerate(literals) if literal is None)
+    with_literal = [(i, lit) for i, lit in enumerate(literals) if lit is not None]
+    if not with_literal:
+        return _Plan(always, ())
+    options = re2.Options()
+    options.case_sensitive = False
+    sets = []
+    chunk: list[tuple[int, str]] = []
+    size = 0
+    for item in with_literal:
+        if chunk and size + len(item[1]) > _MAX_SET_CHARS:
+            sets.append(_compile_set(re2, options, chunk))
+            chunk, size = [], 0
+        chunk.append(item)
+        size += len(item[1])
+    sets.append(_compile_set(re2, options, chunk))
+    return _Plan(always, tuple(sets))
+
+
+def _compile_set(
+    re2: Any, options: Any, chunk: list[tuple[int, str]]
+) -> tuple[Any, tuple[int, ...]]:
     matcher = re2.Set.SearchSet(options)
     for _, literal in chunk:
         matcher.Add(_re2_literal(literal))
     matcher.Compile()
-    return matcher, [index for index, _ in chunk]
+    return matcher, tuple(index for index, _ in chunk)

@@ -181,17 +181,22 @@ class _GiveUp(Exception):
     """The pattern uses syntax this reader does not reproduce."""
 
 
-def parse_pattern(source: str, flags: int = regex.IGNORECASE) -> ParsedPattern | None:
+def parse_pattern(
+    source: str, flags: int = regex.IGNORECASE, *, compiled: bool = False
+) -> ParsedPattern | None:
     """``source`` read as ``regex.compile(source, flags)`` reads it; ``None`` when not understood.
 
     ``flags`` are those given to ``compile`` (the rules compile with ``regex.IGNORECASE``).
+    ``compiled`` says the caller has compiled ``source`` with ``flags`` already, so it is
+    not compiled again to learn whether it compiles (regex caches 500 patterns only).
     """
     if flags & ~_UNDERSTOOD_FLAGS or regex.DEFAULT_VERSION != regex.V0:
         return None
-    try:
-        regex.compile(source, flags)
-    except (regex.error, ValueError):
-        return None
+    if not compiled:
+        try:
+            regex.compile(source, flags)
+        except (regex.error, ValueError):
+            return None
     try:
         branches = _Reader(source, flags).whole()
     except _GiveUp:
@@ -213,15 +218,18 @@ def literal_runs(source: str, flags: int = regex.IGNORECASE) -> tuple[LiteralRun
     return tuple(_branch_runs(parsed.branches))
 
 
-def required_runs(source: str, flags: int = regex.IGNORECASE) -> tuple[str, ...] | None:
+def required_runs(
+    source: str, flags: int = regex.IGNORECASE, *, compiled: bool = False
+) -> tuple[str, ...] | None:
     """Runs of literal characters that every match of ``source`` contains, each contiguous.
 
     Read from the pattern's only branch (none when it has several), through groups matched
     in place and the first repetition of a repeat; optional parts, alternatives, look-arounds,
     classes and anchors end a run. ``None`` when the pattern is not understood. A literal
-    under case-insensitive matching may match in another case.
+    under case-insensitive matching may match in another case. ``compiled``: as for
+    :func:`parse_pattern`.
     """
-    parsed = parse_pattern(source, flags)
+    parsed = parse_pattern(source, flags, compiled=compiled)
     if parsed is None:
         return None
     if len(parsed.branches) != 1:
