@@ -18,16 +18,51 @@ points, and the texts must take the rest.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import fields
 from functools import partial
 from itertools import accumulate
+from typing import Any, Final
 
 from textcontract.model import BODY, Anchor, Document, FactValue, Surface, is_valid_unicode
 from textcontract.render._markers import RESERVED
 from textcontract.render._recorder import STRIDE, Recorder
 
-__all__ = ["latin1", "read_fast"]
+__all__ = ["SURFACE_FIELDS", "latin1", "new_document", "new_surface", "read_fast"]
 
 _anchor = partial(tuple.__new__, Anchor)  # Anchor((start, end, text)) at C speed
+
+SURFACE_FIELDS: Final = ("name", "text", "state", "claims", "anchors", "origin")
+"""The fields :func:`new_surface` fills, in :class:`Surface`'s order (a test holds them to
+the dataclass, so a field added to the model fails it rather than going missing here)."""
+
+_ORIGIN: Final = next(f.default for f in fields(Surface) if f.name == "origin")
+_new = object.__new__
+
+
+def new_surface(
+    name: str,
+    text: str,
+    state: str,
+    claims: dict[str, FactValue],
+    anchors: dict[str, tuple[Anchor, ...]],
+) -> Surface:
+    """``Surface(name, text, state, claims, anchors)`` without the frozen dataclass's
+    ``__init__`` (six ``object.__setattr__`` calls, a third of a microsecond each time): the
+    same instance dictionary, so equality, hashing, ``repr``, pickling and JSON are the
+    same. Only for values already checked, as the reader's are."""
+    surface: Any = _new(Surface)
+    surface.__dict__.update(
+        name=name, text=text, state=state, claims=claims, anchors=anchors, origin=_ORIGIN
+    )
+    return surface  # type: ignore[no-any-return]
+
+
+def new_document(surfaces: tuple[Surface, ...]) -> Document:
+    """``Document(surfaces)`` without the frozen dataclass's ``__init__`` (as above)."""
+    document: Any = _new(Document)
+    document.__dict__["surfaces"] = surfaces
+    return document  # type: ignore[no-any-return]
 
 
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
@@ -44,11 +79,10 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
         if not recorder.blocks_in_sequence():
             return None
         return _with_blocks(recorder, state, size, texts, keys, values)
-    length, found = _region(texts, 0, len(texts), 0)
-    if length != size:
+    surface = _surface(BODY, texts, state, keys, values)
+    if surface is None or len(surface.text) != size:
         return None
-    surface = _surface(BODY, "".join(texts), state, keys, values, found)
-    return None if surface is None else Document((surface,))
+    return new_document((surface,))
 
 
 def _with_blocks(
@@ -68,69 +102,70 @@ def _with_blocks(
     blocks: list[Surface] = []
     for number, opening in enumerate(recorder.openings):
         first, last = marks[2 * number], marks[2 * number + 1]
-        length, found = _region(texts, first, last, 0)
-        end = claim + len(found)
+        end = claim + (last - first - 1) // 2
         block = _surface(
             opening.name,
-            "".join(texts[first:last]),
+            texts[first:last],
             opening.state or state,
             keys[claim:end],
             values[claim:end],
-            found,
         )
         if block is None:
             return None
         blocks.append(block)
-        size -= length
+        size -= len(block.text)
         following = marks[2 * number + 2] if 2 * number + 2 < len(marks) else len(texts)
         body_texts[-1] += texts[last]  # the body's text goes on after the block
         body_texts += texts[last + 1 : following]
         claim = end + (following - last - 1) // 2
         body_keys += keys[end:claim]
         body_values += values[end:claim]
-    length, found = _region(body_texts, 0, len(body_texts), 0)
-    if length != size:
+    body = _surface(BODY, body_texts, state, body_keys, body_values)
+    if body is None or len(body.text) != size:
         return None
-    body = _surface(BODY, "".join(body_texts), state, body_keys, body_values, found)
     return _document(body, blocks, BODY in recorder.names)
 
 
-def _region(texts: list[str], start: int, stop: int, base: int) -> tuple[int, list[Anchor]]:
-    """Where the parts ``start`` to ``stop`` end, and the anchors of their claims, in a
-    surface where they start at ``base``. The parts are the text before the first claim,
-    then each claim's text and the text after it."""
-    if stop - start == 3:  # one claim, as in most surface blocks: skip the bulk calls
-        begin = base + len(texts[start])
-        text = texts[start + 1]
-        end = begin + len(text)
-        return end + len(texts[start + 2]), [_anchor((begin, end, text))]
-    region = texts[start:stop]
-    offsets = list(accumulate(map(len, region), initial=base))
-    return offsets[-1], list(
-        map(_anchor, zip(offsets[1:-1:2], offsets[2::2], region[1::2], strict=True))
-    )
-
-
 def _surface(
+    name: str,
+    region: list[str],
+    state: str,
+    keys: list[str],
+    values: list[FactValue],
+) -> Surface | None:
+    """The surface of ``region`` — the text before its first claim, then each claim's
+    text and the text after it —, or None when the text holds U+0000 (not the separator:
+    the text lies between separators) or a key is claimed on it with two values."""
+    text = "".join(region)
+    if RESERVED in text:
+        return None
+    count = len(keys)
+    if count < 2:  # most surface blocks: skip the bulk calls
+        if not count:
+            return new_surface(name, text, state, {}, {})
+        begin = len(region[0])
+        shown = region[1]
+        anchor = _anchor((begin, begin + len(shown), shown))
+        return new_surface(name, text, state, {keys[0]: values[0]}, {keys[0]: (anchor,)})
+    ends = list(accumulate(map(len, region)))  # where each part ends: starts and ends of claims
+    found = map(_anchor, zip(ends[0::2], ends[1::2], region[1::2]))
+    claims = dict(zip(keys, values, strict=True))
+    if len(claims) == count:  # every key once: one anchor each
+        return new_surface(name, text, state, claims, dict(zip(keys, zip(found))))
+    return _repeated(name, text, state, keys, values, found)
+
+
+def _repeated(
     name: str,
     text: str,
     state: str,
     keys: list[str],
     values: list[FactValue],
-    found: list[Anchor],
+    found: Iterable[Anchor],
 ) -> Surface | None:
-    """The surface, or None when its text holds U+0000 (not the separator: the text lies
-    between separators) or a key is claimed on it with two values."""
-    if RESERVED in text:
-        return None
-    if len(keys) < 2:  # most surface blocks: skip the bulk calls
-        if not keys:
-            return Surface(name, text, state, {}, {})
-        return Surface(name, text, state, {keys[0]: values[0]}, {keys[0]: (found[0],)})
-    claims = dict(zip(keys, values, strict=True))
-    if len(claims) == len(keys):  # every key once: one anchor each
-        return Surface(name, text, state, claims, dict(zip(keys, zip(found), strict=True)))
-    claims, anchors = {}, {}
+    """:func:`_surface` for a surface where a key is claimed more than once."""
+    claims: dict[str, FactValue] = {}
+    anchors: dict[str, list[Anchor]] = {}
     for key, value, anchor in zip(keys, values, found, strict=True):
         if key not in claims:
             claims[key], anchors[key] = value, [anchor]
@@ -139,21 +174,19 @@ def _surface(
         if type(known) is not type(value) or known != value:
             return None
         anchors[key].append(anchor)
-    return Surface(name, text, state, claims, {key: tuple(a) for key, a in anchors.items()})
+    return new_surface(name, text, state, claims, {key: tuple(a) for key, a in anchors.items()})
 
 
-def _document(body: Surface | None, blocks: list[Surface], body_block: bool) -> Document | None:
+def _document(body: Surface, blocks: list[Surface], body_block: bool) -> Document | None:
     """The body first when it has anything to say, then the blocks (as ``_assemble``);
     ``body_block``: one of the blocks is ``{% surface "body" %}``."""
-    if body is None:
-        return None
     says_nothing = not body.claims and not body.text.strip()
     if body_block:
         if not says_nothing:
             return None  # a body block and body text: read() reports it
         explicit = next(index for index, block in enumerate(blocks) if block.name == BODY)
-        return Document((blocks.pop(explicit), *blocks))
-    return Document(tuple(blocks) if says_nothing else (body, *blocks))
+        return new_document((blocks.pop(explicit), *blocks))
+    return new_document(tuple(blocks) if says_nothing else (body, *blocks))
 
 
 def latin1(text: str) -> bool:
