@@ -19,50 +19,26 @@ points, and the texts must take the rest.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import fields
 from functools import partial
 from itertools import accumulate
-from typing import Any, Final
 
-from textcontract.model import BODY, Anchor, Document, FactValue, Surface, is_valid_unicode
+from textcontract.model import (
+    BODY,
+    Anchor,
+    Document,
+    FactValue,
+    Surface,
+    is_valid_unicode,
+    new_document,
+    new_surface,
+    new_surface_from_pieces,
+)
 from textcontract.render._markers import RESERVED
 from textcontract.render._recorder import STRIDE, Recorder
 
-__all__ = ["SURFACE_FIELDS", "latin1", "new_document", "new_surface", "read_fast"]
+__all__ = ["latin1", "read_fast"]
 
 _anchor = partial(tuple.__new__, Anchor)  # Anchor((start, end, text)) at C speed
-
-SURFACE_FIELDS: Final = ("name", "text", "state", "claims", "anchors", "origin")
-"""The fields :func:`new_surface` fills, in :class:`Surface`'s order (a test holds them to
-the dataclass, so a field added to the model fails it rather than going missing here)."""
-
-_ORIGIN: Final = next(f.default for f in fields(Surface) if f.name == "origin")
-_new = object.__new__
-
-
-def new_surface(
-    name: str,
-    text: str,
-    state: str,
-    claims: dict[str, FactValue],
-    anchors: dict[str, tuple[Anchor, ...]],
-) -> Surface:
-    """``Surface(name, text, state, claims, anchors)`` without the frozen dataclass's
-    ``__init__`` (six ``object.__setattr__`` calls, a third of a microsecond each time): the
-    same instance dictionary, so equality, hashing, ``repr``, pickling and JSON are the
-    same. Only for values already checked, as the reader's are."""
-    surface: Any = _new(Surface)
-    surface.__dict__.update(
-        name=name, text=text, state=state, claims=claims, anchors=anchors, origin=_ORIGIN
-    )
-    return surface  # type: ignore[no-any-return]
-
-
-def new_document(surfaces: tuple[Surface, ...]) -> Document:
-    """``Document(surfaces)`` without the frozen dataclass's ``__init__`` (as above)."""
-    document: Any = _new(Document)
-    document.__dict__["surfaces"] = surfaces
-    return document  # type: ignore[no-any-return]
 
 
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
@@ -147,11 +123,11 @@ def _surface(
         shown = region[1]
         anchor = _anchor((begin, begin + len(shown), shown))
         return new_surface(name, text, state, {keys[0]: values[0]}, {keys[0]: (anchor,)})
-    ends = list(accumulate(map(len, region)))  # where each part ends: starts and ends of claims
-    found = map(_anchor, zip(ends[0::2], ends[1::2], region[1::2]))
     claims = dict(zip(keys, values, strict=True))
-    if len(claims) == count:  # every key once: one anchor each
-        return new_surface(name, text, state, claims, dict(zip(keys, zip(found))))
+    if len(claims) == count:  # every key once: one anchor each, built when first read
+        return new_surface_from_pieces(name, text, state, claims, region, keys)
+    ends = list(accumulate(map(len, region)))  # where each part ends: claims' starts, ends
+    found = map(_anchor, zip(ends[0:-1:2], ends[1::2], region[1::2], strict=True))
     return _repeated(name, text, state, keys, values, found)
 
 
@@ -180,7 +156,7 @@ def _repeated(
 def _document(body: Surface, blocks: list[Surface], body_block: bool) -> Document | None:
     """The body first when it has anything to say, then the blocks (as ``_assemble``);
     ``body_block``: one of the blocks is ``{% surface "body" %}``."""
-    says_nothing = not body.claims and not body.text.strip()
+    says_nothing = not body.claims and (not body.text or body.text.isspace())
     if body_block:
         if not says_nothing:
             return None  # a body block and body text: read() reports it
