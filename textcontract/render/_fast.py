@@ -4,22 +4,26 @@ The usual output holds exactly the markers the recorder recorded, in the order r
 (each claim printed once, where it was evaluated), surface blocks one after another and
 each once, no key claimed twice on a surface with two values, and no reserved code point
 or lone surrogate besides the markers. For it, :func:`read_fast` builds the Document with
-calls of builtins over all markers or all claims at once — ``split``, ``map``,
-``accumulate``, ``zip``, ``dict`` — so Python code runs per surface block, never per
-claim. For any other output it returns None, having raised nothing, and the
-marker-by-marker reader of ``_assemble`` reads it and reports what is wrong. Tests hold
-the two readers to the same Document on generated templates.
+calls of builtins over all markers or all claims at once — ``split``, ``map``, ``join``,
+``zip``, ``dict`` — so Python code runs per surface block, never per claim. For any other
+output it returns None, having raised nothing, and the marker-by-marker reader of
+``_assemble`` reads it and reports what is wrong. Tests hold the two readers to the same
+Document on generated templates.
 
 The output is cut at the separator; ``str.removeprefix`` takes each marker's head off the
 part after it. A part that does not start with its head keeps it, so the length of the
 texts proves that every part had its head: markers take ``recorder.marker_length()`` code
 points, and the texts must take the rest.
+
+A surface keeps its parts — the text before its first claim, then each claim's text and
+the text after it — and its anchors are built from them when first read
+(``new_surface_from_pieces``): the reader builds no object per claim. This code runs right
+after Jinja2's, when little of it is still in the processor's caches, so it makes as few
+calls as it can: each costs about twice what it costs in a loop of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import partial
 from itertools import accumulate
 
 from textcontract.model import (
@@ -34,26 +38,30 @@ from textcontract.model import (
     new_surface_from_pieces,
 )
 from textcontract.render._markers import RESERVED
-from textcontract.render._recorder import STRIDE, Recorder
+from textcontract.render._recorder import CLAIM_HEADS_LENGTH, STRIDE, Recorder
 
 __all__ = ["latin1", "read_fast"]
-
-_anchor = partial(tuple.__new__, Anchor)  # Anchor((start, end, text)) at C speed
 
 
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     """The Document of the usual ``output`` (module docstring), or None for any other."""
     heads = recorder.heads  # heads[0] is "": the text before the first marker has none
-    parts = output.split(recorder.separator)
+    separator = recorder.separator
+    parts = output.split(separator)
+    markers = len(heads) - 1
     if len(parts) != len(heads) or not (latin1(output) or is_valid_unicode(output)):
         return None
     texts = list(map(str.removeprefix, parts, heads))
-    size = len(output) - recorder.marker_length()  # what the texts take when usual
     claims = recorder.claims
     keys, values = claims[0::STRIDE], claims[1::STRIDE]
+    # what the texts take when usual: the output but its markers
+    size = (
+        len(output)
+        - markers * len(separator)
+        - len(keys) * CLAIM_HEADS_LENGTH
+        - recorder.surface_chars
+    )
     if recorder.openings:
-        if not recorder.blocks_in_sequence():
-            return None
         return _with_blocks(recorder, state, size, texts, keys, values)
     surface = _surface(BODY, texts, state, keys, values)
     if surface is None or len(surface.text) != size:
@@ -69,16 +77,22 @@ def _with_blocks(
     keys: list[str],
     values: list[FactValue],
 ) -> Document | None:
-    """:func:`read_fast` for output with surface blocks (one after another, each once)."""
+    """:func:`read_fast` for output with surface blocks, when one after another, each once.
+
+    ``surface_parts`` gives, per block, the parts its opening and end markers start: the
+    block's parts lie between, and the body's text goes on after the end. The body takes
+    an odd number of parts before each block, a block an odd number in all."""
+    if not recorder.in_sequence or recorder.in_block:
+        return None
     marks = recorder.surface_parts
-    # the body's parts, as a surface's: text, claim, text, …, claim, text
     body_texts = texts[: marks[0]]
-    claim = (marks[0] - 1) // 2  # the claims before the first block
+    claim = marks[0] >> 1  # the claims before the first block
     body_keys, body_values = keys[:claim], values[:claim]
     blocks: list[Surface] = []
-    for number, opening in enumerate(recorder.openings):
-        first, last = marks[2 * number], marks[2 * number + 1]
-        end = claim + (last - first - 1) // 2
+    for opening, first, last, following in zip(
+        recorder.openings, marks[0::2], marks[1::2], [*marks[2::2], len(texts)], strict=True
+    ):
+        end = claim + ((last - first) >> 1)
         block = _surface(
             opening.name,
             texts[first:last],
@@ -90,59 +104,55 @@ def _with_blocks(
             return None
         blocks.append(block)
         size -= len(block.text)
-        following = marks[2 * number + 2] if 2 * number + 2 < len(marks) else len(texts)
         body_texts[-1] += texts[last]  # the body's text goes on after the block
         body_texts += texts[last + 1 : following]
-        claim = end + (following - last - 1) // 2
+        claim = end + ((following - last) >> 1)
         body_keys += keys[end:claim]
         body_values += values[end:claim]
     body = _surface(BODY, body_texts, state, body_keys, body_values)
     if body is None or len(body.text) != size:
         return None
-    return _document(body, blocks, BODY in recorder.names)
+    if not body.claims and (not body.text or body.text.isspace()):  # the body says nothing
+        return _without_body(blocks, BODY in recorder.names)
+    if BODY in recorder.names:
+        return None  # a body block and body text: read() reports it
+    return new_document((body, *blocks))
+
+
+def _without_body(blocks: list[Surface], body_block: bool) -> Document:
+    """The blocks, ``{% surface "body" %}`` first if there is one (as ``_assemble``)."""
+    if body_block:
+        explicit = next(index for index, block in enumerate(blocks) if block.name == BODY)
+        blocks.insert(0, blocks.pop(explicit))
+    return new_document(tuple(blocks))
 
 
 def _surface(
-    name: str,
-    region: list[str],
-    state: str,
-    keys: list[str],
-    values: list[FactValue],
+    name: str, parts: list[str], state: str, keys: list[str], values: list[FactValue]
 ) -> Surface | None:
-    """The surface of ``region`` — the text before its first claim, then each claim's
-    text and the text after it —, or None when the text holds U+0000 (not the separator:
-    the text lies between separators) or a key is claimed on it with two values."""
-    text = "".join(region)
+    """The surface of its ``parts`` (module docstring), or None when its text holds U+0000
+    (not the separator: the text lies between separators) or a key is claimed on it with
+    two values."""
+    text = "".join(parts)
     if RESERVED in text:
         return None
-    count = len(keys)
-    if count < 2:  # most surface blocks: skip the bulk calls
-        if not count:
-            return new_surface(name, text, state, {}, {})
-        begin = len(region[0])
-        shown = region[1]
-        anchor = _anchor((begin, begin + len(shown), shown))
-        return new_surface(name, text, state, {keys[0]: values[0]}, {keys[0]: (anchor,)})
     claims = dict(zip(keys, values, strict=True))
-    if len(claims) == count:  # every key once: one anchor each, built when first read
-        return new_surface_from_pieces(name, text, state, claims, region, keys)
-    ends = list(accumulate(map(len, region)))  # where each part ends: claims' starts, ends
-    found = map(_anchor, zip(ends[0:-1:2], ends[1::2], region[1::2], strict=True))
-    return _repeated(name, text, state, keys, values, found)
+    if len(claims) == len(keys):  # every key once: one anchor each, built when first read
+        return new_surface_from_pieces(name, text, state, claims, parts, keys)
+    return _repeated(name, text, state, keys, values, parts)
 
 
 def _repeated(
-    name: str,
-    text: str,
-    state: str,
-    keys: list[str],
-    values: list[FactValue],
-    found: Iterable[Anchor],
+    name: str, text: str, state: str, keys: list[str], values: list[FactValue], parts: list[str]
 ) -> Surface | None:
     """:func:`_surface` for a surface where a key is claimed more than once."""
+    ends = list(accumulate(map(len, parts)))  # where each part ends: claims' starts, ends
     claims: dict[str, FactValue] = {}
     anchors: dict[str, list[Anchor]] = {}
-    for key, value, anchor in zip(keys, values, found, strict=True):
+    for key, value, start, end, shown in zip(
+        keys, values, ends[0:-1:2], ends[1::2], parts[1::2], strict=True
+    ):
+        anchor = Anchor(start, end, shown)
         if key not in claims:
             claims[key], anchors[key] = value, [anchor]
             continue
@@ -151,18 +161,6 @@ def _repeated(
             return None
         anchors[key].append(anchor)
     return new_surface(name, text, state, claims, {key: tuple(a) for key, a in anchors.items()})
-
-
-def _document(body: Surface, blocks: list[Surface], body_block: bool) -> Document | None:
-    """The body first when it has anything to say, then the blocks (as ``_assemble``);
-    ``body_block``: one of the blocks is ``{% surface "body" %}``."""
-    says_nothing = not body.claims and (not body.text or body.text.isspace())
-    if body_block:
-        if not says_nothing:
-            return None  # a body block and body text: read() reports it
-        explicit = next(index for index, block in enumerate(blocks) if block.name == BODY)
-        return new_document((blocks.pop(explicit), *blocks))
-    return new_document(tuple(blocks) if says_nothing else (body, *blocks))
 
 
 def latin1(text: str) -> bool:
