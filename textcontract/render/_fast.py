@@ -25,6 +25,7 @@ calls as it can: each costs about twice what it costs in a loop of its own.
 from __future__ import annotations
 
 from itertools import accumulate
+from typing import TypeAlias
 
 from textcontract.model import (
     BODY,
@@ -48,7 +49,6 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     heads = recorder.heads  # heads[0] is "": the text before the first marker has none
     separator = recorder.separator
     parts = output.split(separator)
-    markers = len(heads) - 1
     if len(parts) != len(heads) or not (latin1(output) or is_valid_unicode(output)):
         return None
     texts = list(map(str.removeprefix, parts, heads))
@@ -57,89 +57,79 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     # what the texts take when usual: the output but its markers
     size = (
         len(output)
-        - markers * len(separator)
+        - (len(heads) - 1) * len(separator)
         - len(keys) * CLAIM_HEADS_LENGTH
         - recorder.surface_chars
     )
-    if recorder.openings:
-        return _with_blocks(recorder, state, size, texts, keys, values)
-    surface = _surface(BODY, texts, state, keys, values)
-    if surface is None or len(surface.text) != size:
+    if not recorder.openings:
+        regions = [(BODY, texts, state, keys, values)]
+    elif recorder.in_sequence and not recorder.in_block:
+        regions = _regions(recorder, state, texts, keys, values)
+    else:
         return None
-    return new_document((surface,))
-
-
-def _with_blocks(
-    recorder: Recorder,
-    state: str,
-    size: int,
-    texts: list[str],
-    keys: list[str],
-    values: list[FactValue],
-) -> Document | None:
-    """:func:`read_fast` for output with surface blocks, when one after another, each once.
-
-    ``surface_parts`` gives, per block, the parts its opening and end markers start: the
-    block's parts lie between, and the body's text goes on after the end. The body takes
-    an odd number of parts before each block, a block an odd number in all."""
-    if not recorder.in_sequence or recorder.in_block:
+    surfaces: list[Surface] = []
+    for name, region, region_state, region_keys, region_values in regions:
+        text = "".join(region)
+        if RESERVED in text:  # not the separator: the text lies between separators
+            return None
+        size -= len(text)
+        claimed = dict(zip(region_keys, region_values, strict=True))
+        if len(claimed) == len(region_keys):  # every key once: anchors built when first read
+            surface = new_surface_from_pieces(
+                name, text, region_state, claimed, region, region_keys
+            )
+        else:
+            surface = _repeated(name, text, region_state, region_keys, region_values, region)
+            if surface is None:
+                return None
+        surfaces.append(surface)
+    if size:
         return None
+    return _document(surfaces, BODY in recorder.names)
+
+
+_Region: TypeAlias = tuple[str, list[str], str, list[str], list[FactValue]]
+
+
+def _regions(
+    recorder: Recorder, state: str, texts: list[str], keys: list[str], values: list[FactValue]
+) -> list[_Region]:
+    """The body's parts and claims, then each block's, when the blocks came one after
+    another, each once. ``surface_parts`` gives, per block, the parts its opening and end
+    markers start: the block's parts lie between, and the body's text goes on after the
+    end. The body takes an odd number of parts before each block, a block an odd number."""
     marks = recorder.surface_parts
     body_texts = texts[: marks[0]]
     claim = marks[0] >> 1  # the claims before the first block
     body_keys, body_values = keys[:claim], values[:claim]
-    blocks: list[Surface] = []
+    regions = [(BODY, body_texts, state, body_keys, body_values)]
     for opening, first, last, following in zip(
         recorder.openings, marks[0::2], marks[1::2], [*marks[2::2], len(texts)], strict=True
     ):
         end = claim + ((last - first) >> 1)
-        block = _surface(
-            opening.name,
-            texts[first:last],
-            opening.state or state,
-            keys[claim:end],
-            values[claim:end],
+        block_state = opening.state or state
+        regions.append(
+            (opening.name, texts[first:last], block_state, keys[claim:end], values[claim:end])
         )
-        if block is None:
-            return None
-        blocks.append(block)
-        size -= len(block.text)
         body_texts[-1] += texts[last]  # the body's text goes on after the block
         body_texts += texts[last + 1 : following]
         claim = end + ((following - last) >> 1)
         body_keys += keys[end:claim]
         body_values += values[end:claim]
-    body = _surface(BODY, body_texts, state, body_keys, body_values)
-    if body is None or len(body.text) != size:
-        return None
-    if not body.claims and (not body.text or body.text.isspace()):  # the body says nothing
-        return _without_body(blocks, BODY in recorder.names)
-    if BODY in recorder.names:
-        return None  # a body block and body text: read() reports it
-    return new_document((body, *blocks))
+    return regions
 
 
-def _without_body(blocks: list[Surface], body_block: bool) -> Document:
-    """The blocks, ``{% surface "body" %}`` first if there is one (as ``_assemble``)."""
+def _document(surfaces: list[Surface], body_block: bool) -> Document | None:
+    """``body`` first when it has anything to say, then the blocks (as ``_assemble``);
+    ``body_block``: one of the blocks is ``{% surface "body" %}``."""
+    body = surfaces[0]
+    if len(surfaces) == 1 or body.claims or (body.text and not body.text.isspace()):
+        return None if body_block else new_document(tuple(surfaces))
+    del surfaces[0]  # the body says nothing: the blocks, {% surface "body" %} first
     if body_block:
-        explicit = next(index for index, block in enumerate(blocks) if block.name == BODY)
-        blocks.insert(0, blocks.pop(explicit))
-    return new_document(tuple(blocks))
-
-
-def _surface(
-    name: str, parts: list[str], state: str, keys: list[str], values: list[FactValue]
-) -> Surface | None:
-    """The surface of its ``parts`` (module docstring), or None when its text holds U+0000
-    (not the separator: the text lies between separators) or a key is claimed on it with
-    two values."""
-    text = "".join(parts)
-    if RESERVED in text:
-        return None
-    claims = dict(zip(keys, values, strict=True))
-    if len(claims) == len(keys):  # every key once: one anchor each, built when first read
-        return new_surface_from_pieces(name, text, state, claims, parts, keys)
-    return _repeated(name, text, state, keys, values, parts)
+        explicit = next(index for index, block in enumerate(surfaces) if block.name == BODY)
+        surfaces.insert(0, surfaces.pop(explicit))
+    return new_document(tuple(surfaces))
 
 
 def _repeated(
