@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textcontract.canonical import digest
 from textcontract.errors import InputError, Location, Problem
@@ -54,18 +54,23 @@ class Surface:
             canonical["anchors"] = anchors_json(self.anchors)
         return canonical
 
-    def __getattr__(self, name: str) -> Any:
-        """``anchors`` of a surface made by :func:`new_surface_from_pieces`: built from its
-        pieces when first read, then kept as for any surface. Nothing else is looked up here."""
-        state = self.__dict__
-        if name != "anchors" or _PIECES not in state:
-            raise AttributeError(
-                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
-            )
-        anchors = state.get("anchors")
-        if anchors is None:  # another thread may have built them meanwhile: they are equal
-            anchors = state["anchors"] = anchors_of_pieces(*state[_PIECES])
-        return anchors
+    if not TYPE_CHECKING:  # to type checkers, Surface has its fields and nothing more
+
+        def __getattr__(self, name: str) -> Any:
+            """``anchors`` of a surface made by :func:`new_surface_from_pieces`: built from
+            its pieces when first read, then kept as for any surface. Nothing else is
+            looked up here."""
+            state = self.__dict__
+            if name != "anchors" or _PIECES not in state:
+                raise AttributeError(
+                    f"{type(self).__name__!r} object has no attribute {name!r}",
+                    name=name,
+                    obj=self,
+                )
+            anchors = state.get("anchors")
+            if anchors is None:  # another thread may have built them meanwhile: equal
+                anchors = state["anchors"] = anchors_of_pieces(*state[_PIECES])
+            return anchors
 
     def __getstate__(self) -> dict[str, Any]:
         """What pickling and copying keep: the fields, anchors built (never the pieces)."""

@@ -120,11 +120,11 @@ def _checked(name: nodes.Expr, state: nodes.Expr) -> bool:
     :func:`surface_start` would accept: a surface name, and None or a snapshot name."""
     if not (isinstance(name, nodes.Const) and isinstance(state, nodes.Const)):
         return False
-    name, state = name.value, state.value
+    name_value, state_value = name.value, state.value
     return (
-        type(name) is str
-        and NAME_PATTERN.match(name) is not None
-        and (state is None or (type(state) is str and _state_name(state)))
+        type(name_value) is str
+        and NAME_PATTERN.match(name_value) is not None
+        and (state_value is None or (type(state_value) is str and _state_name(state_value)))
     )
 
 

@@ -75,14 +75,14 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
         size -= len(text)
         claimed = dict(zip(region_keys, region_values, strict=True))
         if len(claimed) == len(region_keys):  # every key once: anchors built when first read
-            surface = new_surface_from_pieces(
-                name, text, region_state, claimed, region, region_keys
+            surfaces.append(
+                new_surface_from_pieces(name, text, region_state, claimed, region, region_keys)
             )
-        else:
-            surface = _repeated(name, text, region_state, region_keys, region_values, region)
-            if surface is None:
-                return None
-        surfaces.append(surface)
+            continue
+        repeated = _repeated(name, text, region_state, region_keys, region_values, region)
+        if repeated is None:
+            return None
+        surfaces.append(repeated)
     if size:
         return None
     return _document(surfaces, BODY in recorder.names)
