@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textcontract.canonical import digest
 from textcontract.errors import InputError, Location, Problem
@@ -54,24 +54,6 @@ class Surface:
             canonical["anchors"] = anchors_json(self.anchors)
         return canonical
 
-    if not TYPE_CHECKING:  # to type checkers, Surface has its fields and nothing more
-
-        def __getattr__(self, name: str) -> Any:
-            """``anchors`` of a surface made by :func:`new_surface_from_pieces`: built from
-            its pieces when first read, then kept as for any surface. Nothing else is
-            looked up here."""
-            state = self.__dict__
-            if name != "anchors" or _PIECES not in state:
-                raise AttributeError(
-                    f"{type(self).__name__!r} object has no attribute {name!r}",
-                    name=name,
-                    obj=self,
-                )
-            anchors = state.get("anchors")
-            if anchors is None:  # another thread may have built them meanwhile: equal
-                anchors = state["anchors"] = anchors_of_pieces(*state[_PIECES])
-            return anchors
-
     def __getstate__(self) -> dict[str, Any]:
         """What pickling and copying keep: the fields, anchors built (never the pieces)."""
         state = self.__dict__
@@ -80,6 +62,26 @@ class Surface:
         return {name: getattr(self, name) for name in _FIELDS}
 
 
+class _AnchorsFromPieces:
+    """``Surface.anchors`` of a surface made by :func:`new_surface_from_pieces`: built from
+    its pieces when first read, then kept in the instance dictionary — where every other
+    surface has its anchors, which come first (this is a non-data descriptor)."""
+
+    def __get__(self, surface: Surface | None, owner: type | None = None) -> Any:
+        if surface is None:
+            raise AttributeError("type object 'Surface' has no attribute 'anchors'")
+        state = surface.__dict__
+        pieces = state.get(_PIECES)
+        if pieces is None:
+            raise AttributeError("'Surface' object has no attribute 'anchors'")
+        anchors = state.get("anchors")
+        if anchors is None:  # another thread may have built them meanwhile: they are equal
+            anchors = state["anchors"] = anchors_of_pieces(*pieces)
+        return anchors
+
+
+# set after the dataclass is made, so that it is no field default (type checkers see the field)
+setattr(Surface, "anchors", _AnchorsFromPieces())  # noqa: B010
 _FIELDS = tuple(f.name for f in fields(Surface))
 _ORIGIN = next(f.default for f in fields(Surface) if f.name == "origin")
 _new = object.__new__
