@@ -14,6 +14,7 @@ compared as canonical JSON as well, which tells ``0.0`` from ``-0.0`` and ``1`` 
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -147,6 +148,39 @@ def test_fast_reader_equals_marker_by_marker_reader(source: str, escape: bool, t
     if fast is not None:  # whatever the fast reader accepts, it reads as the plain one
         assert (fast, json.dumps(fast.to_json())) == plain
         _usual(fast)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=_template, escape=st.booleans(), trim=st.booleans())
+def test_unread_anchors_of_the_fast_reader_read_as_the_plain_ones(
+    source: str, escape: bool, trim: bool
+) -> None:
+    # the fast reader's surfaces build their anchors when first read: each reader of a
+    # fresh Document (JSON, repr, pickle, equality) sees the marker-by-marker one
+    rendered = _rendered(source, escape, trim)
+    if rendered is None:
+        return
+    template, output, recorder = rendered
+    if read_fast(output, recorder, "current") is None:
+        return
+    plain = assemble(output, recorder, "current", template, fast=False)
+
+    def fresh() -> Document:
+        document = read_fast(output, recorder, "current")
+        assert document is not None
+        return document
+
+    assert json.dumps(fresh().to_json()) == json.dumps(plain.to_json())
+    assert fresh().digest == plain.digest
+    assert repr(fresh()) == repr(plain)
+    unpickled = pickle.loads(pickle.dumps(fresh()))
+    assert unpickled == plain
+    assert [vars(s) for s in unpickled.surfaces] == [vars(s) for s in plain.surfaces]
+    assert plain == fresh()
+    for surface, plain_surface in zip(fresh().surfaces, plain.surfaces, strict=True):
+        for key in plain_surface.anchors:
+            assert surface.anchors[key] == plain_surface.anchors[key]
+        assert list(surface.anchors) == list(plain_surface.anchors)
 
 
 # The usual output, and only it: every claim printed once where evaluated, blocks one after

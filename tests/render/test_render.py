@@ -611,3 +611,24 @@ def test_lone_surrogate_in_rendered_text_is_a_render_error() -> None:
 
 def test_nul_in_a_key_is_harmless() -> None:
     assert body(render("{{ claim(k, 1) }}", {"k": "a\x00b"})).claims == {"a\x00b": 1}
+
+
+def test_surface_tags_of_constants_are_checked_when_compiled_and_render_alike() -> None:
+    from textcontract.render._extension import SURFACE_START, SURFACE_START_CHECKED
+
+    env = environment()
+    body = "Hi {{ claim('k', 1) }}{% endsurface %} and {{ claim('n', 2) }}"
+    constant = '{% surface "sub.ject-1", state="after" %}' + body
+    variable = "{% surface name, state=after %}" + body
+    assert f"'{SURFACE_START_CHECKED}'" in env.compile(constant, raw=True)
+    assert f"'{SURFACE_START_CHECKED}'" not in env.compile(variable, raw=True)
+    assert f"'{SURFACE_START}'" in env.compile(variable, raw=True)
+    for unchecked in ('"Sub"', '"s", state=""', '"s", state="a\udc80"', "3"):
+        source = "{% surface " + unchecked + " %}x{% endsurface %}"
+        assert f"'{SURFACE_START_CHECKED}'" not in env.compile(source, raw=True)
+    variables = {"name": "sub.ject-1", "after": "after"}
+    document = render(constant, variables)
+    assert document == render(variable, variables)
+    assert document.surface("sub.ject-1") == Surface(
+        "sub.ject-1", "Hi 1", "after", {"k": 1}, {"k": (Anchor(3, 4, "1"),)}
+    )

@@ -4,7 +4,14 @@ reports (frozen)."""
 from textcontract.model._anchors import Anchor
 from textcontract.model._check import Check, Enforcement, Kind, RuleVersion, Severity, Status
 from textcontract.model._context import DEFAULT_STATE, Context
-from textcontract.model._document import BODY, Document, Surface
+from textcontract.model._document import (
+    BODY,
+    Document,
+    Surface,
+    new_document,
+    new_surface,
+    new_surface_from_pieces,
+)
 from textcontract.model._facts import (
     NAME_PATTERN,
     Facts,
@@ -45,6 +52,9 @@ __all__ = [
     "is_complete",
     "is_fact_value",
     "is_valid_unicode",
+    "new_document",
+    "new_surface",
+    "new_surface_from_pieces",
     "same_value",
     "type_name",
     "validate_facts",

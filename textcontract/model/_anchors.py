@@ -11,12 +11,14 @@ which is exactly what the rule is there to notice.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
+from itertools import accumulate
 from typing import Any, NamedTuple, TypeAlias
 
 from textcontract.errors import Location, Problem
 from textcontract.model._facts import is_valid_unicode, type_name
 
-__all__ = ["Anchor", "Anchors", "anchors_json", "validate_anchors"]
+__all__ = ["Anchor", "Anchors", "anchors_json", "anchors_of_pieces", "validate_anchors"]
 
 
 class Anchor(NamedTuple):
@@ -42,6 +44,17 @@ class Anchor(NamedTuple):
 
 
 Anchors: TypeAlias = Mapping[str, tuple[Anchor, ...]]
+
+_new_anchor = partial(tuple.__new__, Anchor)  # Anchor((start, end, text)) at C speed
+
+
+def anchors_of_pieces(pieces: Sequence[str], keys: Sequence[str]) -> dict[str, tuple[Anchor, ...]]:
+    """The anchors of a text given as its pieces — the text before the first claim, then
+    each claim's printed text and the text after it — where piece ``2 * i + 1`` printed
+    ``keys[i]``, each key once: one anchor per key, in the order printed."""
+    ends = list(accumulate(map(len, pieces)))  # where each piece ends
+    found = map(_new_anchor, zip(ends[0:-1:2], ends[1::2], pieces[1::2], strict=True))
+    return dict(zip(keys, zip(found), strict=True))
 
 
 def anchors_json(anchors: Anchors) -> dict[str, list[dict[str, Any]]]:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
 from textcontract.canonical import digest
 from textcontract.errors import InputError, Location, Problem
-from textcontract.model._anchors import Anchor, anchors_json, validate_anchors
+from textcontract.model._anchors import Anchor, anchors_json, anchors_of_pieces, validate_anchors
 from textcontract.model._context import DEFAULT_STATE
 from textcontract.model._facts import (
     NAME_PATTERN,
@@ -20,11 +20,12 @@ from textcontract.model._facts import (
 )
 from textcontract.model._location import TextOrigin
 
-__all__ = ["BODY", "Document", "Surface"]
+__all__ = ["BODY", "Document", "Surface", "new_document", "new_surface", "new_surface_from_pieces"]
 
 BODY = "body"
 _DOCUMENT_KEYS = ("surfaces", "claims", "states", "anchors")
 _SURFACE_KEYS = ("text", "state", "claims", "anchors")
+_PIECES = "_anchor_pieces"  # a surface's pieces and keys, until its anchors are first read
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,81 @@ class Surface:
         if self.anchors:
             canonical["anchors"] = anchors_json(self.anchors)
         return canonical
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling and copying keep: the fields, anchors built (never the pieces)."""
+        state = self.__dict__
+        if _PIECES not in state:
+            return state
+        return {name: getattr(self, name) for name in _FIELDS}
+
+
+class _AnchorsFromPieces:
+    """``Surface.anchors`` of a surface made by :func:`new_surface_from_pieces`: built from
+    its pieces when first read, then kept in the instance dictionary — where every other
+    surface has its anchors, which come first (this is a non-data descriptor)."""
+
+    def __get__(self, surface: Surface | None, owner: type | None = None) -> Any:
+        if surface is None:
+            raise AttributeError("type object 'Surface' has no attribute 'anchors'")
+        state = surface.__dict__
+        pieces = state.get(_PIECES)
+        if pieces is None:
+            raise AttributeError("'Surface' object has no attribute 'anchors'")
+        anchors = state.get("anchors")
+        if anchors is None:  # another thread may have built them meanwhile: they are equal
+            anchors = state["anchors"] = anchors_of_pieces(*pieces)
+        return anchors
+
+
+# set after the dataclass is made, so that it is no field default (type checkers see the field)
+setattr(Surface, "anchors", _AnchorsFromPieces())  # noqa: B010
+_FIELDS = tuple(f.name for f in fields(Surface))
+_ORIGIN = next(f.default for f in fields(Surface) if f.name == "origin")
+_new = object.__new__
+
+
+def new_surface(
+    name: str,
+    text: str,
+    state: str,
+    claims: dict[str, FactValue],
+    anchors: dict[str, tuple[Anchor, ...]],
+) -> Surface:
+    """``Surface(name, text, state, claims, anchors)``, made without the frozen dataclass's
+    ``__init__`` (six ``object.__setattr__`` calls): the same surface, for a renderer that
+    makes one per surface block."""
+    surface: Any = _new(Surface)
+    surface.__dict__.update(
+        name=name, text=text, state=state, claims=claims, anchors=anchors, origin=_ORIGIN
+    )
+    return surface  # type: ignore[no-any-return]
+
+
+def new_surface_from_pieces(
+    name: str,
+    text: str,
+    state: str,
+    claims: dict[str, FactValue],
+    pieces: list[str],
+    keys: list[str],
+) -> Surface:
+    """The surface :func:`new_surface` makes with ``anchors_of_pieces(pieces, keys)``
+    (``text`` is the pieces joined, each key once), its anchors built when first read:
+    a renderer need not build one anchor per claim for a document nobody reads them of.
+    Equality, ``repr``, hashing, pickling and JSON build them first, so they see the same
+    surface."""
+    surface: Any = _new(Surface)
+    surface.__dict__.update(name=name, text=text, state=state, claims=claims, origin=_ORIGIN)
+    surface.__dict__[_PIECES] = (pieces, keys)
+    return surface  # type: ignore[no-any-return]
+
+
+def new_document(surfaces: tuple[Surface, ...]) -> Document:
+    """``Document(surfaces)`` without the frozen dataclass's ``__init__`` (as above)."""
+    document: Any = _new(Document)
+    document.__dict__["surfaces"] = surfaces
+    return document  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ from textcontract.model import (
     Surface,
     describe_value,
     is_valid_unicode,
+    new_document,
+    new_surface,
 )
 from textcontract.render._errors import RenderError, Site
 from textcontract.render._fast import latin1, read_fast
@@ -315,7 +317,7 @@ def assemble(
     if not recorder.printed_markers():
         if RESERVED in output or not latin1(output):  # the site only for an error message
             output = checked_text(output, BODY, Site(template))
-        return Document((Surface(BODY, output, state),))
+        return new_document((new_surface(BODY, output, state, {}, {}),))
     if fast:
         document = read_fast(output, recorder, state)
         if document is not None:

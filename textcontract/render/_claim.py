@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from math import isfinite
 from sys import _getframe
+from types import FrameType
 from typing import Any
 
 from jinja2 import Undefined, pass_context
@@ -23,7 +24,7 @@ from markupsafe import Markup
 from textcontract.model import FactValue, describe_value, is_valid_unicode
 from textcontract.render._errors import RenderError, Site, site_of, template_frame
 from textcontract.render._markers import CLAIM_CLOSE, CLAIM_HEADS, RESERVED, first_reserved
-from textcontract.render._recorder import ACTIVE, STRIDE, CodePlace
+from textcontract.render._recorder import ACTIVE, STRIDE, place_of
 
 __all__ = ["CLAIM_FILTER", "claim", "claim_filter", "refuse_reserved"]
 
@@ -38,9 +39,7 @@ def claim(key: Any, value: Any, fmt: Any = None) -> str:
     """The value's text — ``format(value, fmt)``, or ``fmt.format(value)`` when ``fmt``
     holds ``{`` — recorded with its place in the final text when inside ``render()``."""
     frame = template_frame(_getframe(1))
-    if frame is None:
-        return _claim(key, value, fmt, (None, None, -1))
-    return _claim(key, value, fmt, (frame.f_globals, frame.f_code, frame.f_lasti))
+    return _claim(key, value, fmt, frame, -1 if frame is None else frame.f_lasti)
 
 
 @pass_context
@@ -82,17 +81,17 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
             if ident < _HEADS:
                 # Recorder.claimed(), inlined: this runs once per printed claim.
                 caller = _getframe(1)
-                claims += (key, value, caller.f_globals, caller.f_code, caller.f_lasti)
+                claims += (key, value, caller, caller.f_lasti)
                 head = CLAIM_HEADS[ident]
                 recorder.heads += (head, CLAIM_CLOSE)
                 return f"{recorder.separator}{head}{text}{recorder.claim_close}"
     caller = _getframe(1)
-    return _claim(key, value, fmt, (caller.f_globals, caller.f_code, caller.f_lasti))
+    return _claim(key, value, fmt, caller, caller.f_lasti)
 
 
-def _claim(key: Any, value: Any, fmt: Any, place: CodePlace) -> str:
+def _claim(key: Any, value: Any, fmt: Any, frame: FrameType | None, offset: int) -> str:
     """Every other claim: check and convert the key and value, format, record."""
-    site = site_of(*place)
+    site = site_of(*place_of(frame, offset))
     safe = False
     if not _plain(key, value):
         safe = isinstance(value, Markup)
@@ -104,7 +103,7 @@ def _claim(key: Any, value: Any, fmt: Any, place: CodePlace) -> str:
         text = _formatted(key, value, fmt, site)
     recorder = ACTIVE.get()
     if recorder is not None:
-        text = recorder.claimed(key, value, place, text)
+        text = recorder.claimed(key, value, frame, offset, text)
     return Markup(text) if safe and fmt is None else text
 
 

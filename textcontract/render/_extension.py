@@ -20,9 +20,18 @@ from textcontract.render._errors import RenderError, site_of
 from textcontract.render._markers import RESERVED, first_reserved
 from textcontract.render._recorder import ACTIVE, Opening
 
-__all__ = ["SURFACE_END", "SURFACE_START", "ClaimExtension", "surface_end", "surface_start"]
+__all__ = [
+    "SURFACE_END",
+    "SURFACE_START",
+    "SURFACE_START_CHECKED",
+    "ClaimExtension",
+    "surface_end",
+    "surface_start",
+    "surface_start_checked",
+]
 
 SURFACE_START = "textcontract_surface_start"
+SURFACE_START_CHECKED = "textcontract_surface_start_checked"
 SURFACE_END = "textcontract_surface_end"
 _NOT_A_CALL_AFTER = frozenset({"macro", "call"})
 _opening = partial(tuple.__new__, Opening)  # Opening((name, state, place)) at C speed
@@ -42,6 +51,7 @@ class ClaimExtension(Extension):
         environment.globals["claim"] = claim
         environment.filters[CLAIM_FILTER] = claim_filter
         environment.filters[SURFACE_START] = surface_start
+        environment.filters[SURFACE_START_CHECKED] = surface_start_checked
         environment.filters[SURFACE_END] = surface_end
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
@@ -92,15 +102,47 @@ class ClaimExtension(Extension):
             parser.stream.expect("assign")
             state = parser.parse_expression()
         body = parser.parse_statements(("name:endsurface",), drop_needle=True)
-        # Filters, as for claim(): Jinja2 calls them directly from the template's code.
+        # Filters, as for claim(): Jinja2 calls them directly from the template's code. A
+        # name and state written as valid constants need no check when rendering.
         target = nodes.Const(None)
-        opened = nodes.Filter(target, SURFACE_START, [name, state], [], None, None, lineno=lineno)
+        start = SURFACE_START_CHECKED if _checked(name, state) else SURFACE_START
+        opened = nodes.Filter(target, start, [name, state], [], None, None, lineno=lineno)
         closed = nodes.Filter(target, SURFACE_END, [], [], None, None, lineno=lineno)
         return [
             nodes.Output([opened], lineno=lineno),
             *body,
             nodes.Output([closed], lineno=lineno),
         ]
+
+
+def _checked(name: nodes.Expr, state: nodes.Expr) -> bool:
+    """Whether the name and state of a ``{% surface %}`` tag are constants that
+    :func:`surface_start` would accept: a surface name, and None or a snapshot name."""
+    if not (isinstance(name, nodes.Const) and isinstance(state, nodes.Const)):
+        return False
+    name_value, state_value = name.value, state.value
+    return (
+        type(name_value) is str
+        and NAME_PATTERN.match(name_value) is not None
+        and (state_value is None or (type(state_value) is str and _state_name(state_value)))
+    )
+
+
+def _state_name(state: str) -> bool:
+    return bool(state) and (state.isascii() or is_valid_unicode(state)) and RESERVED not in state
+
+
+@pass_context
+def surface_start_checked(context: Context, _target: None, name: str, state: str | None) -> str:
+    """:func:`surface_start` for a name and state checked when the template was compiled."""
+    del context
+    recorder = ACTIVE.get()
+    if recorder is None:
+        return ""
+    caller = sys._getframe(1)
+    return recorder.opened(
+        _opening((name, state, (caller.f_globals, caller.f_code, caller.f_lasti)))
+    )
 
 
 @pass_context

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextvars import ContextVar
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any, Final, NamedTuple, TypeAlias
 
 from textcontract.model import FactValue
@@ -27,7 +27,7 @@ from textcontract.render._markers import (
     new_separator,
 )
 
-__all__ = ["ACTIVE", "STRIDE", "CodePlace", "Occurrence", "Opening", "Recorder"]
+__all__ = ["ACTIVE", "STRIDE", "CodePlace", "Occurrence", "Opening", "Recorder", "place_of"]
 
 CodePlace: TypeAlias = tuple[Mapping[str, Any] | None, CodeType | None, int]
 """Where template code was running: its frame's globals, code object and instruction
@@ -36,8 +36,16 @@ offset (free to read, unlike a frame's line number); :func:`site_of` maps it to 
 CLAIM_HEADS_LENGTH: Final = len(claim_head(0)) + len(CLAIM_CLOSE)
 """What the two markers of a claim take after their separators."""
 
-STRIDE: Final = 5
-"""``Recorder.claims`` holds five items per claim: key, value, and the three of its place."""
+STRIDE: Final = 4
+"""``Recorder.claims`` holds four items per claim: key, value, the template's frame (or
+None) and the frame's instruction offset then."""
+
+
+def place_of(frame: FrameType | None, offset: int) -> CodePlace:
+    """The place of template code from its frame and an instruction offset it ran at."""
+    if frame is None:
+        return (None, None, -1)
+    return (frame.f_globals, frame.f_code, offset)
 
 
 class Occurrence(NamedTuple):
@@ -67,8 +75,8 @@ class Opening(NamedTuple):
 class Recorder:
     """What one rendering claimed and opened, indexed by the ids its markers carry.
 
-    ``claims`` is one flat list, :data:`STRIDE` items per claim — key, value, frame
-    globals, code object, instruction offset — so recording a claim is one list
+    ``claims`` is one flat list, :data:`STRIDE` items per claim — key, value, the
+    template's frame and its instruction offset — so recording a claim is one list
     extension (``claim()`` runs once per printed claim) and the assembler takes every
     key or every value with one slice. ``heads`` lists what follows the separator in
     each marker, in the order recorded, after a first ``""`` for the text before the
@@ -129,17 +137,22 @@ class Recorder:
         return self.in_sequence and not self.in_block
 
     def occurrence(self, ident: int) -> Occurrence:
-        key, value, code_globals, code, offset = self.claims[ident * STRIDE : (ident + 1) * STRIDE]
-        return Occurrence(key, value, (code_globals, code, offset))
+        key, value, frame, offset = self.claims[ident * STRIDE : (ident + 1) * STRIDE]
+        return Occurrence(key, value, place_of(frame, offset))
 
-    def claimed(self, key: str, value: FactValue, place: CodePlace, text: str) -> str:
+    def claimed(
+        self, key: str, value: FactValue, frame: FrameType | None, offset: int, text: str
+    ) -> str:
         """``text`` between the markers of a newly recorded occurrence.
 
         ``claim()``'s usual path records inline, the same way (see ``_claim``)."""
         ident = self.count
         if ident > MAX_ID:
-            raise RenderError(f"more than {MAX_ID + 1:,} claims in one rendering", site_of(*place))
-        self.claims += (key, value, *place)
+            raise RenderError(
+                f"more than {MAX_ID + 1:,} claims in one rendering",
+                site_of(*place_of(frame, offset)),
+            )
+        self.claims += (key, value, frame, offset)
         head = claim_head(ident)
         self.heads += (head, CLAIM_CLOSE)
         return f"{self.separator}{head}{text}{self.claim_close}"
