@@ -510,6 +510,7 @@ def test_jobs_2_stops_on_the_input_errors_of_jobs_1_and_writes_nothing(
     assert results[0] == results[1]
     code, out, err = results[0]
     assert (code, out) == (2, "")
-    assert "cases.jsonl:37" in err and "cases.jsonl:41" in err
+    assert "cases.jsonl:37" in err
+    assert "cases.jsonl:41" in err
     assert "duplicate id 'case-002': line 3 has it too" in err
     assert err.index("cases.jsonl:37") < err.index("cases.jsonl:41")
