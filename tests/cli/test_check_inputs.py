@@ -429,3 +429,88 @@ def test_github_annotations_of_a_batch_and_its_summary(
     assert lines[0].startswith(f"::error file={batch},line=2,endLine=2,title=claims-match-order")
     assert all(f"file={batch},line=" in line for line in lines)
     assert "| reply-0002 | **rejected** |" in summary.read_text(encoding="utf-8")
+
+
+def _batch_lines(count: int, accepted_only: bool = False) -> list[str]:
+    """``count`` batch cases built from the replies fixture, each with an id of its own."""
+    cases = [
+        json.loads(line)
+        for line in (ROOT / "fixtures" / "batch" / "replies.jsonl").read_text().splitlines()
+    ]
+    if accepted_only:
+        cases = cases[:1]  # reply-0001 is accepted
+    lines = []
+    for index in range(count):
+        case = dict(cases[index % len(cases)], id=f"case-{index:03d}")
+        lines.append(json.dumps(case, ensure_ascii=False))
+    return lines
+
+
+@pytest.mark.parametrize("output_format", ["jsonl", "json"])
+@pytest.mark.parametrize("kind", ["batch", "batch-stdin", "files"])
+def test_jobs_2_renders_in_workers_the_bytes_of_jobs_1(
+    tmp_path: Path, output_format: str, kind: str
+) -> None:
+    """json and jsonl reports are rendered by whichever process checked them: above the
+    pool's 32 inputs the output is still the bytes of one process, in input order."""
+    stdin = b""
+    if kind == "files":
+        folder = _many(tmp_path, 45)
+        inputs = [str(path) for path in sorted(folder.glob("*.md"))]
+    else:
+        batch = tmp_path / "cases.jsonl"
+        batch.write_text("\n".join(_batch_lines(45)) + "\n", encoding="utf-8")
+        inputs = ["--batch", str(batch)]
+        if kind == "batch-stdin":
+            inputs, stdin = ["--batch", "-"], batch.read_bytes()
+    base = ["check", *inputs, *CONTRACT, "-f", output_format]
+    one = _process(*base, "--jobs", "1", stdin=stdin)
+    two = _process(*base, "--jobs", "2", stdin=stdin)
+    assert one[0] == two[0] == 1
+    assert (one[2], two[2]) == ("", "")
+    assert one[1] == two[1]
+    reports = (
+        json.loads(one[1])
+        if output_format == "json"
+        else [json.loads(line) for line in one[1].splitlines()]
+    )
+    assert len(reports) == 45
+    if kind != "files":
+        assert [report["source"] for report in reports] == [f"case-{i:03d}" for i in range(45)]
+        assert [report["accepted"] for report in reports[:3]] == [True, False, False]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_jobs_2_exits_0_when_every_rendered_report_accepts(tmp_path: Path, jobs: str) -> None:
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text("\n".join(_batch_lines(40, accepted_only=True)) + "\n", encoding="utf-8")
+    for output_format in ("jsonl", "json"):
+        code, out, err = _process(
+            "check", "--batch", str(batch), *CONTRACT, "-f", output_format, "--jobs", jobs
+        )
+        assert (code, err) == (0, "")
+        assert out.count('"accepted":true') + out.count('"accepted": true') == 40
+
+
+@pytest.mark.parametrize("output_format", ["jsonl", "json"])
+def test_jobs_2_stops_on_the_input_errors_of_jobs_1_and_writes_nothing(
+    tmp_path: Path, output_format: str
+) -> None:
+    lines = _batch_lines(45)
+    lines[36] = '{"id": "case-036", "document": 7}'
+    lines[40] = lines[2]  # a duplicate id
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    results = []
+    for jobs in ("1", "2"):
+        output = tmp_path / f"out-{jobs}.{output_format}"
+        base = ["check", "--batch", str(batch), *CONTRACT, "-f", output_format, "-o", str(output)]
+        results.append(_process(*base, "--jobs", jobs))
+        assert not output.exists()
+    assert results[0] == results[1]
+    code, out, err = results[0]
+    assert (code, out) == (2, "")
+    assert "cases.jsonl:37" in err
+    assert "cases.jsonl:41" in err
+    assert "duplicate id 'case-002': line 3 has it too" in err
+    assert err.index("cases.jsonl:37") < err.index("cases.jsonl:41")

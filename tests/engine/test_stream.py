@@ -99,3 +99,29 @@ def test_a_small_run_with_jobs_lets_its_launched_worker_go_cleanly() -> None:
     )
     assert (finished.returncode, finished.stderr) == (1, "")
     assert json.loads(finished.stdout)["accepted"] is False
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_rendered_texts_are_the_reports_rendered_in_input_order(tmp_path: Path, jobs: int) -> None:
+    from textcontract.engine import render_inputs
+    from textcontract.formats.report_json import jsonl_line
+
+    folder = _folder(tmp_path, 40)
+    with read_inputs([folder]) as inputs:
+        rendered = list(render_inputs(_parsed(), inputs, jsonl_line, jobs))  # type: ignore[arg-type]
+    with read_inputs([folder]) as inputs:
+        alone = list(check_inputs(_parsed(), inputs, 1))  # type: ignore[arg-type]
+    assert [item.text for item in rendered] == [jsonl_line(item.report) for item in alone]
+    assert [item.accepted for item in rendered] == [item.report.accepted for item in alone]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_input_changed_before_rendering_is_the_input_error(tmp_path: Path, jobs: int) -> None:
+    from textcontract.engine import render_inputs
+    from textcontract.formats.report_json import jsonl_line
+
+    folder = _folder(tmp_path, 40)
+    with read_inputs([folder]) as inputs:
+        (tmp_path / "039.md").write_text("changed\n", encoding="utf-8")
+        with pytest.raises(InputError, match=r"039.md: the file changed since it was validated"):
+            list(render_inputs(_parsed(), inputs, jsonl_line, jobs))  # type: ignore[arg-type]

@@ -13,11 +13,11 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._output import output_sink, terminal_console
@@ -27,7 +27,7 @@ from textcontract.contract import (
     locate_contract,
     parse_contract_file,
 )
-from textcontract.engine import Checked, check_inputs, check_pool
+from textcontract.engine import Checked, Render, Rendered, check_inputs, check_pool, render_inputs
 from textcontract.errors import ExitCode, InputError
 from textcontract.inputs import read_inputs, request_problems
 
@@ -79,15 +79,23 @@ def resolve_contract(contract: Path | None) -> ParsedContract:
     return parse_contract_file(*found)
 
 
+class _Outcome(Protocol):
+    @property
+    def accepted(self) -> bool: ...
+
+
+OutcomeT = TypeVar("OutcomeT", bound=_Outcome)
+
+
 class _Verdict:
     """Whether every report seen so far was accepted."""
 
     def __init__(self) -> None:
         self.accepted = True
 
-    def watch(self, checked: Iterable[Checked]) -> Iterator[Checked]:
-        for item in checked:
-            self.accepted = self.accepted and item.report.accepted
+    def watch(self, outcomes: Iterable[OutcomeT]) -> Iterator[OutcomeT]:
+        for item in outcomes:
+            self.accepted = self.accepted and item.accepted
             yield item
 
 
@@ -130,28 +138,40 @@ def run_check(request: CheckRequest) -> int:
             )
         )
         verdict = _Verdict()
-        checked = check_inputs(definition, inputs, request.jobs, pool)
-        try:
-            _write(request, definition, verdict.watch(checked), len(inputs) > 1)
-        finally:
-            checked.close()  # stops the workers now, even when writing failed
+        several = len(inputs) > 1
+        if request.output_format in (CheckFormat.json, CheckFormat.jsonl):
+            rendered = render_inputs(
+                definition, inputs, _renderer(request.output_format, several), request.jobs, pool
+            )
+            with closing(rendered):  # stops the workers now, even when writing failed
+                _write_rendered(request, verdict.watch(rendered), several)
+        else:
+            checked = check_inputs(definition, inputs, request.jobs, pool)
+            with closing(checked):
+                _write(request, definition, verdict.watch(checked))
     return int(ExitCode.OK if verdict.accepted else ExitCode.FAILED)
 
 
-def _write(
-    request: CheckRequest, parsed: ParsedContract, checked: Iterator[Checked], several: bool
-) -> None:
-    output_format, output = request.output_format, request.output
-    if output_format in (CheckFormat.json, CheckFormat.jsonl):
-        from textcontract.formats.report_json import write_json, write_jsonl
+def _renderer(output_format: CheckFormat, several: bool) -> Render:
+    """What renders one report, in the process that checked it (see ``render_inputs``)."""
+    from textcontract.formats.report_json import json_document, json_item, jsonl_line
 
-        reports = (item.report.to_dict() for item in checked)
-        with output_sink(output) as sink:
-            if output_format is CheckFormat.json:
-                write_json(reports, several, sink.write)
-            else:
-                write_jsonl(reports, sink.write)
-    elif output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
+    if output_format is CheckFormat.jsonl:
+        return jsonl_line
+    return json_item if several else json_document
+
+
+def _write_rendered(request: CheckRequest, rendered: Iterator[Rendered], several: bool) -> None:
+    from textcontract.formats.report_json import write_texts
+
+    array = request.output_format is CheckFormat.json and several
+    with output_sink(request.output) as sink:
+        write_texts((item.text for item in rendered), array, sink.write)
+
+
+def _write(request: CheckRequest, parsed: ParsedContract, checked: Iterator[Checked]) -> None:
+    output_format, output = request.output_format, request.output
+    if output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
         from textcontract.cli._ci_check import emit_check_ci  # SPEC §12
 
         emit_check_ci(output_format.value, parsed, _documents(checked), output)

@@ -5,13 +5,19 @@ input is read again, checked and handed on before the next is read, so a run hol
 document at a time whatever their number (SPEC §11 "Streaming"). With ``jobs`` above 1 the
 generic pool (:mod:`textcontract._pool`) spreads the inputs over worker processes, which
 read and check them; results come back in input order, the same reports as with one job.
+
+:func:`check_inputs` hands on each input's :class:`Report`; :func:`render_inputs` hands on
+its output text instead, rendered where it was checked by a function the caller gives (an
+output format written one document at a time: ``check --format jsonl``). A worker then
+sends back a string rather than a pickled report, and this process, which writes the output
+and alone does the serial work of the run, only writes text in order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from textcontract.contract import ParsedContract
 from textcontract.engine._evaluate import evaluate
@@ -22,10 +28,16 @@ from textcontract.model import Context, Report
 if TYPE_CHECKING:
     from textcontract._pool import Pool
 
-__all__ = ["Checked", "check_inputs", "check_pool"]
+__all__ = ["Checked", "Render", "Rendered", "check_inputs", "check_pool", "render_inputs"]
 
 _BATCH = 16
 """Inputs per batch sent to a worker (a few milliseconds of work for typical outputs)."""
+
+Render = Callable[[Report], str]
+"""A report's output text; for :func:`render_inputs` a module-level function, so that it
+can be sent to worker processes."""
+
+R = TypeVar("R")
 
 
 class Checked(NamedTuple):
@@ -34,6 +46,18 @@ class Checked(NamedTuple):
     origin: Origin
     report: Report
     surface_lines: Mapping[str, int]
+
+    @property
+    def accepted(self) -> bool:
+        return self.report.accepted
+
+
+class Rendered(NamedTuple):
+    """One checked input as an output written per document needs it: whether its report
+    accepted the document (for the exit code), and the report's text."""
+
+    accepted: bool
+    text: str
 
 
 class _Failed(NamedTuple):
@@ -45,20 +69,23 @@ class _Failed(NamedTuple):
 class _State(NamedTuple):
     parsed: ParsedContract
     context: Context
+    render: Render | None
 
 
 @dataclass(frozen=True)
 class _Setup:
-    """What a worker makes its state from: the pickled contract and the default context."""
+    """What a worker makes its state from: the pickled contract, the default context and the
+    render function (sent by reference)."""
 
     contract: bytes
     context: Context
+    render: Render | None
 
     def __call__(self) -> _State:
         import pickle
 
         parsed: ParsedContract = pickle.loads(self.contract)
-        return _State(parsed, self.context)
+        return _State(parsed, self.context, self.render)
 
 
 def _check_one(state: _State, item: InputItem) -> Checked | _Failed:
@@ -71,11 +98,20 @@ def _check_one(state: _State, item: InputItem) -> Checked | _Failed:
     return Checked(loaded.origin, report, loaded.surface_lines)
 
 
-def _shipped(parsed: ParsedContract, context: Context) -> _Setup:
+def _render_one(state: _State, item: InputItem) -> Rendered | _Failed:
+    checked = _check_one(state, item)
+    if isinstance(checked, _Failed):
+        return checked
+    assert state.render is not None
+    report = checked.report
+    return Rendered(report.accepted, state.render(report))
+
+
+def _shipped(state: _State) -> _Setup:
     import pickle
 
     try:
-        return _Setup(pickle.dumps(parsed), context)
+        return _Setup(pickle.dumps(state.parsed), state.context, state.render)
     except (pickle.PicklingError, TypeError, AttributeError):
         raise InternalError(
             "the contract cannot be sent to worker processes (a rule type that cannot be "
@@ -97,29 +133,55 @@ def check_inputs(
     """Every input's report, in input order, checked in ``jobs`` processes (this one
     included), with ``pool`` (from :func:`check_pool`) if given, else a pool of its own.
     An input that changed since the first pass raises its :class:`InputError`."""
-    local = _State(parsed, inputs.context)
+    local = _State(parsed, inputs.context, None)
+    yield from _run(_check_one, local, inputs, jobs, pool)
+
+
+def render_inputs(
+    parsed: ParsedContract,
+    inputs: CheckInputs,
+    render: Render,
+    jobs: int = 1,
+    pool: Pool[Any] | None = None,
+) -> Generator[Rendered, None, None]:
+    """:func:`check_inputs`, each report turned into ``render(report)`` by the process
+    that checked it; the texts come in input order, the same whatever ``jobs`` is."""
+    local = _State(parsed, inputs.context, render)
+    yield from _run(_render_one, local, inputs, jobs, pool)
+
+
+def _run(
+    work: Callable[[_State, InputItem], R | _Failed],
+    local: _State,
+    inputs: CheckInputs,
+    jobs: int,
+    pool: Pool[Any] | None,
+) -> Iterator[R]:
     if jobs == 1:  # no pool: multiprocessing costs a cold start 10 ms to import
         for item in inputs:
-            yield _result(_check_one(local, item))
+            yield _result(work(local, item))
         return
     if pool is None:
         with check_pool(jobs) as own:
-            yield from _pooled(own, local, inputs)
+            yield from _pooled(own, work, local, inputs)
         return
-    yield from _pooled(pool, local, inputs)
+    yield from _pooled(pool, work, local, inputs)
 
 
-def _pooled(pool: Pool[Any], local: _State, inputs: CheckInputs) -> Iterator[Checked]:
+def _pooled(
+    pool: Pool[Any],
+    work: Callable[[_State, InputItem], R | _Failed],
+    local: _State,
+    inputs: CheckInputs,
+) -> Iterator[R]:
     pool.start(len(inputs))
-    results = pool.map(
-        _check_one, iter(inputs), _BATCH, local, lambda: _shipped(local.parsed, inputs.context)
-    )
+    results = pool.map(work, iter(inputs), _BATCH, local, lambda: _shipped(local))
     for result in results:
         yield _result(result)
     pool.finish()
 
 
-def _result(result: Checked | _Failed) -> Checked:
+def _result(result: R | _Failed) -> R:
     if isinstance(result, _Failed):
         raise InputError(result.problems)
     return result

@@ -2,30 +2,61 @@
 
 Both write report after report as they come: ``json`` streams the array (the same bytes
 as ``json.dumps(reports, indent=2)``), ``jsonl`` writes one line per report.
+
+Each report's text is rendered on its own — :func:`jsonl_line`, :func:`json_item` (a report
+inside the array), :func:`json_document` (the one report of a run) — by whichever process
+checked it (``check --jobs``); :func:`write_texts` then puts the texts together in order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from textcontract.formats.json_text import dumps_compact, dumps_pretty, write_pretty
+from textcontract.formats.json_text import INDENT, dumps_compact, dumps_pretty
 
-__all__ = ["write_json", "write_jsonl"]
+if TYPE_CHECKING:
+    from textcontract.model import Report
+
+__all__ = ["json_document", "json_item", "jsonl_line", "write_texts"]
 
 Write = Callable[[str], object]
 
+_ITEM_BREAK = "\n" + " " * INDENT
+"""A line break inside an item of the top-level array: one level deeper than at the top."""
 
-def write_json(reports: Iterable[Mapping[str, Any]], several: bool, write: Write) -> None:
-    """One report as an object, or (``several``) all of them as an array, streamed."""
-    if several:
-        write_pretty(iter(reports), write)
+
+def jsonl_line(report: Report) -> str:
+    """A report's line of JSON Lines output, line break included."""
+    return dumps_compact(report.to_dict()) + "\n"
+
+
+def json_document(report: Report) -> str:
+    """A report as the whole ``--format json`` output of a one-document run."""
+    return dumps_pretty(report.to_dict())
+
+
+def json_item(report: Report) -> str:
+    """A report as an item of the ``--format json`` array, without the separator before it.
+
+    The indented text of the report, each line after the first indented one level more: JSON
+    text holds no raw line break inside a string, so every line break is the layout's.
+    """
+    return dumps_pretty(report.to_dict())[:-1].replace("\n", _ITEM_BREAK)
+
+
+def write_texts(texts: Iterable[str], array: bool, write: Write) -> None:
+    """Reports' texts in order: :func:`json_item` texts as one array (``array``), else
+    :func:`jsonl_line` or :func:`json_document` texts one after another.
+
+    The array is the bytes of ``json.dumps(reports, ensure_ascii=False, indent=2)`` and a
+    final line break, written one report at a time."""
+    if not array:
+        for text in texts:
+            write(text)
         return
-    for report in reports:
-        write(dumps_pretty(report))
-
-
-def write_jsonl(reports: Iterable[Mapping[str, Any]], write: Write) -> None:
-    """One compact line per report."""
-    for report in reports:
-        write(dumps_compact(report) + "\n")
+    opening = "[" + _ITEM_BREAK
+    for text in texts:
+        write(opening + text)
+        opening = "," + _ITEM_BREAK
+    write("[]\n" if opening.startswith("[") else "\n]\n")
