@@ -1,7 +1,7 @@
 """The data model: facts, contexts, documents (+ anchors, origins), checks (+ locations),
 reports (frozen)."""
 
-from textcontract.model._anchors import Anchor
+from textcontract.model._anchors import Anchor, anchors_of_pieces
 from textcontract.model._check import Check, Enforcement, Kind, RuleVersion, Severity, Status
 from textcontract.model._context import DEFAULT_STATE, Context
 from textcontract.model._document import (
@@ -11,6 +11,7 @@ from textcontract.model._document import (
     new_document,
     new_surface,
     new_surface_from_pieces,
+    new_surface_with_deferred_anchors,
 )
 from textcontract.model._facts import (
     NAME_PATTERN,
@@ -47,6 +48,7 @@ __all__ = [
     "Surface",
     "TextLocation",
     "TextOrigin",
+    "anchors_of_pieces",
     "describe_value",
     "is_accepted",
     "is_complete",
@@ -55,6 +57,7 @@ __all__ = [
     "new_document",
     "new_surface",
     "new_surface_from_pieces",
+    "new_surface_with_deferred_anchors",
     "same_value",
     "type_name",
     "validate_facts",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
@@ -20,12 +20,20 @@ from textcontract.model._facts import (
 )
 from textcontract.model._location import TextOrigin
 
-__all__ = ["BODY", "Document", "Surface", "new_document", "new_surface", "new_surface_from_pieces"]
+__all__ = [
+    "BODY",
+    "Document",
+    "Surface",
+    "new_document",
+    "new_surface",
+    "new_surface_from_pieces",
+    "new_surface_with_deferred_anchors",
+]
 
 BODY = "body"
 _DOCUMENT_KEYS = ("surfaces", "claims", "states", "anchors")
 _SURFACE_KEYS = ("text", "state", "claims", "anchors")
-_PIECES = "_anchor_pieces"  # a surface's pieces and keys, until its anchors are first read
+_PIECES = "_anchor_pieces"  # how to build a surface's anchors, until they are first read
 
 
 @dataclass(frozen=True)
@@ -71,12 +79,13 @@ class _AnchorsFromPieces:
         if surface is None:
             raise AttributeError("type object 'Surface' has no attribute 'anchors'")
         state = surface.__dict__
-        pieces = state.get(_PIECES)
-        if pieces is None:
+        deferred = state.get(_PIECES)
+        if deferred is None:
             raise AttributeError("'Surface' object has no attribute 'anchors'")
         anchors = state.get("anchors")
         if anchors is None:  # another thread may have built them meanwhile: they are equal
-            anchors = state["anchors"] = anchors_of_pieces(*pieces)
+            build, arguments = deferred
+            anchors = state["anchors"] = build(*arguments)
         return anchors
 
 
@@ -117,9 +126,33 @@ def new_surface_from_pieces(
     a renderer need not build one anchor per claim for a document nobody reads them of.
     Equality, ``repr``, hashing, pickling and JSON build them first, so they see the same
     surface."""
+    return new_surface_with_deferred_anchors(
+        name, text, state, claims, anchors_of_pieces, (pieces, keys)
+    )
+
+
+def new_surface_with_deferred_anchors(
+    name: str,
+    text: str,
+    state: str,
+    claims: dict[str, FactValue],
+    build: Callable[..., dict[str, tuple[Anchor, ...]]],
+    arguments: tuple[Any, ...],
+) -> Surface:
+    """The surface :func:`new_surface` makes with the anchors ``build(*arguments)``
+    returns, built when first read (as :func:`new_surface_from_pieces`). ``build`` must
+    not change its arguments: threads may read the anchors first at once."""
     surface: Any = _new(Surface)
-    surface.__dict__.update(name=name, text=text, state=state, claims=claims, origin=_ORIGIN)
-    surface.__dict__[_PIECES] = (pieces, keys)
+    surface.__dict__.update(
+        {
+            "name": name,
+            "text": text,
+            "state": state,
+            "claims": claims,
+            "origin": _ORIGIN,
+            _PIECES: (build, arguments),
+        }
+    )
     return surface  # type: ignore[no-any-return]
 
 

@@ -160,7 +160,7 @@ class _Assembly:
             ident = _ident(part)
             if not 0 <= ident < len(self.recorder.openings):
                 raise foreign(self.site)
-            self._open_surface(self.recorder.openings[ident])
+            self._open_surface(self.recorder.opening(ident))
             self.current.add(part[_AFTER_OPENING:])
         else:
             self._close_surface()

@@ -23,8 +23,8 @@ from markupsafe import Markup
 
 from textcontract.model import FactValue, describe_value, is_valid_unicode
 from textcontract.render._errors import RenderError, Site, site_of, template_frame
-from textcontract.render._markers import CLAIM_CLOSE, CLAIM_HEADS, RESERVED, first_reserved
-from textcontract.render._recorder import ACTIVE, STRIDE, place_of
+from textcontract.render._markers import CLAIM_HEADS, RESERVED, first_reserved
+from textcontract.render._recorder import ACTIVE, place_of
 
 __all__ = ["CLAIM_FILTER", "claim", "claim_filter", "refuse_reserved"]
 
@@ -77,14 +77,13 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
             if recorder is None:
                 return text
             claims = recorder.claims
-            ident = len(claims) // STRIDE
+            ident = len(claims)
             if ident < _HEADS:
                 # Recorder.claimed(), inlined: this runs once per printed claim.
                 caller = _getframe(1)
-                claims += (key, value, caller, caller.f_lasti)
-                head = CLAIM_HEADS[ident]
-                recorder.heads += (head, CLAIM_CLOSE)
-                return f"{recorder.separator}{head}{text}{recorder.claim_close}"
+                claims.append((key, value, caller, caller.f_lasti))
+                recorder.surface_claims[key] = value
+                return f"{recorder.separator}{CLAIM_HEADS[ident]}{text}{recorder.claim_close}"
     caller = _getframe(1)
     return _claim(key, value, fmt, caller, caller.f_lasti)
 

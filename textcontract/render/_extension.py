@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 from jinja2 import Environment, nodes, pass_context
@@ -18,7 +17,7 @@ from textcontract.model import NAME_PATTERN, is_valid_unicode
 from textcontract.render._claim import CLAIM_FILTER, claim, claim_filter, refuse_reserved
 from textcontract.render._errors import RenderError, site_of
 from textcontract.render._markers import RESERVED, first_reserved
-from textcontract.render._recorder import ACTIVE, Opening
+from textcontract.render._recorder import ACTIVE
 
 __all__ = [
     "SURFACE_END",
@@ -34,7 +33,6 @@ SURFACE_START = "textcontract_surface_start"
 SURFACE_START_CHECKED = "textcontract_surface_start_checked"
 SURFACE_END = "textcontract_surface_end"
 _NOT_A_CALL_AFTER = frozenset({"macro", "call"})
-_opening = partial(tuple.__new__, Opening)  # Opening((name, state, place)) at C speed
 
 
 class ClaimExtension(Extension):
@@ -140,9 +138,7 @@ def surface_start_checked(context: Context, _target: None, name: str, state: str
     if recorder is None:
         return ""
     caller = sys._getframe(1)
-    return recorder.opened(
-        _opening((name, state, (caller.f_globals, caller.f_code, caller.f_lasti)))
-    )
+    return recorder.opened(name, state, (caller.f_globals, caller.f_code, caller.f_lasti))
 
 
 @pass_context
@@ -165,7 +161,7 @@ def surface_start(context: Context, _target: None, name: Any, state: Any) -> str
             refuse_reserved(state, f"the state of surface {name!r}", site_of(*place))
         state = str(state)
     recorder = ACTIVE.get()
-    return "" if recorder is None else recorder.opened(_opening((name, state, place)))
+    return "" if recorder is None else recorder.opened(name, state, place)
 
 
 @pass_context

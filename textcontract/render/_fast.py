@@ -4,28 +4,30 @@ The usual output holds exactly the markers the recorder recorded, in the order r
 (each claim printed once, where it was evaluated), surface blocks one after another and
 each once, no key claimed twice on a surface with two values, and no reserved code point
 or lone surrogate besides the markers. For it, :func:`read_fast` builds the Document with
-calls of builtins over all markers or all claims at once — ``split``, ``map``, ``join``,
-``zip``, ``dict`` — so Python code runs per surface block, never per claim. For any other
+calls of builtins over all markers at once — ``split``, ``map``, ``join`` — so Python
+code runs per surface block, never per claim: each surface's claims come in the
+dictionary the recorder put them in while recording. For any other
 output it returns None, having raised nothing, and the marker-by-marker reader of
 ``_assemble`` reads it and reports what is wrong. Tests hold the two readers to the same
 Document on generated templates.
 
 The output is cut at the separator; ``str.removeprefix`` takes each marker's head off the
 part after it. A part that does not start with its head keeps it, so the length of the
-texts proves that every part had its head: markers take ``recorder.marker_length()`` code
-points, and the texts must take the rest.
+texts proves that every part had its head: markers take what ``recorder.marker_length()``
+says (computed here from the numbers of claims and blocks), and the texts must take the
+rest. A key claimed twice on a surface shows as a dictionary shorter than the surface's
+claims; only then does Python code compare values and build that surface's anchors.
 
 A surface keeps its parts — the text before its first claim, then each claim's text and
 the text after it — and its anchors are built from them when first read
-(``new_surface_from_pieces``): the reader builds no object per claim. This code runs right
-after Jinja2's, when little of it is still in the processor's caches, so it makes as few
+(``new_surface_with_deferred_anchors``): the reader builds no object per claim. This code
+runs right after Jinja2's, when little of it is still in the processor's caches, so it makes as few
 calls as it can: each costs about twice what it costs in a loop of its own.
 """
 
 from __future__ import annotations
 
 from itertools import accumulate
-from typing import TypeAlias
 
 from textcontract.model import (
     BODY,
@@ -33,103 +35,134 @@ from textcontract.model import (
     Document,
     FactValue,
     Surface,
+    anchors_of_pieces,
     is_valid_unicode,
     new_document,
     new_surface,
-    new_surface_from_pieces,
+    new_surface_with_deferred_anchors,
 )
-from textcontract.render._markers import RESERVED
-from textcontract.render._recorder import CLAIM_HEADS_LENGTH, STRIDE, Recorder
+from textcontract.render._markers import (
+    CLAIM_HEADS,
+    MARKER_HEADS,
+    RESERVED,
+    SEPARATOR_LENGTH,
+    SURFACE_CLOSE,
+    claim_heads,
+)
+from textcontract.render._recorder import (
+    CLAIM_MARKERS_LENGTH,
+    SURFACE_OPEN_LENGTH,
+    Claim,
+    Recorder,
+)
 
 __all__ = ["latin1", "read_fast"]
+
+_BLOCK_MARKERS = 2 * SEPARATOR_LENGTH + SURFACE_OPEN_LENGTH + len(SURFACE_CLOSE)
+_TABLE = len(CLAIM_HEADS)
 
 
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     """The Document of the usual ``output`` (module docstring), or None for any other."""
-    heads = recorder.heads  # heads[0] is "": the text before the first marker has none
-    separator = recorder.separator
-    parts = output.split(separator)
-    if len(parts) != len(heads) or not (latin1(output) or is_valid_unicode(output)):
-        return None
-    texts = list(map(str.removeprefix, parts, heads))
+    parts = output.split(recorder.separator)
     claims = recorder.claims
-    keys, values = claims[0::STRIDE], claims[1::STRIDE]
-    # what the texts take when usual: the output but its markers
-    size = (
-        len(output)
-        - (len(heads) - 1) * len(separator)
-        - len(keys) * CLAIM_HEADS_LENGTH
-        - recorder.surface_chars
-    )
-    if not recorder.openings:
-        regions = [(BODY, texts, state, keys, values)]
-    elif recorder.in_sequence and not recorder.in_block:
-        regions = _regions(recorder, state, texts, keys, values)
-    else:
-        return None
-    surfaces: list[Surface] = []
-    for name, region, region_state, region_keys, region_values in regions:
-        text = "".join(region)
-        if RESERVED in text:  # not the separator: the text lies between separators
-            return None
-        size -= len(text)
-        claimed = dict(zip(region_keys, region_values, strict=True))
-        if len(claimed) == len(region_keys):  # every key once: anchors built when first read
-            surfaces.append(
-                new_surface_from_pieces(name, text, region_state, claimed, region, region_keys)
-            )
-            continue
-        repeated = _repeated(name, text, region_state, region_keys, region_values, region)
-        if repeated is None:
-            return None
-        surfaces.append(repeated)
-    if size:
-        return None
-    return _document(surfaces, BODY in recorder.names)
-
-
-_Region: TypeAlias = tuple[str, list[str], str, list[str], list[FactValue]]
-
-
-def _regions(
-    recorder: Recorder, state: str, texts: list[str], keys: list[str], values: list[FactValue]
-) -> list[_Region]:
-    """The body's parts and claims, then each block's, when the blocks came one after
-    another, each once. ``surface_parts`` gives, per block, the parts its opening and end
-    markers start: the block's parts lie between, and the body's text goes on after the
-    end. The body takes an odd number of parts before each block, a block an odd number."""
-    marks = recorder.surface_parts
-    body_texts = texts[: marks[0]]
-    claim = marks[0] >> 1  # the claims before the first block
-    body_keys, body_values = keys[:claim], values[:claim]
-    regions = [(BODY, body_texts, state, body_keys, body_values)]
-    for opening, first, last, following in zip(
-        recorder.openings, marks[0::2], marks[1::2], [*marks[2::2], len(texts)], strict=True
+    count = len(claims)
+    if len(parts) != count + count + len(recorder.surface_parts) + 1 or not (
+        latin1(output) or is_valid_unicode(output)
     ):
-        end = claim + ((last - first) >> 1)
-        block_state = opening.state or state
-        regions.append(
-            (opening.name, texts[first:last], block_state, keys[claim:end], values[claim:end])
+        return None
+    if recorder.surface_parts:
+        return _with_blocks(output, recorder, state, parts)
+    # map() stops at the last part: the table holds the heads of the first claims
+    heads = MARKER_HEADS if count <= _TABLE else claim_heads(count)
+    texts = list(map(str.removeprefix, parts, heads))
+    text = "".join(texts)
+    # a part that kept its head makes the text longer than the output without markers
+    if len(output) - len(text) != count * CLAIM_MARKERS_LENGTH or RESERVED in text:
+        return None
+    surface = _surface(BODY, text, state, recorder.body_claims, texts, claims)
+    return None if surface is None else new_document((surface,))
+
+
+def _surface(
+    name: str,
+    text: str,
+    state: str,
+    claimed: dict[str, FactValue],
+    pieces: list[str],
+    claims: list[Claim],
+) -> Surface | None:
+    """The surface of ``claims``, recorded in ``claimed`` (the dictionary is shorter
+    when a key is claimed again: only then are the claims read)."""
+    if len(claimed) == len(claims):  # every key once: anchors built when first read
+        keys = list(claimed)  # the surface's dictionary is its reader's to change
+        return new_surface_with_deferred_anchors(
+            name, text, state, claimed, anchors_of_pieces, (pieces, keys)
         )
-        body_texts[-1] += texts[last]  # the body's text goes on after the block
-        body_texts += texts[last + 1 : following]
-        claim = end + ((following - last) >> 1)
-        body_keys += keys[end:claim]
-        body_values += values[end:claim]
-    return regions
+    keys = [claim[0] for claim in claims]
+    return _repeated(name, text, state, keys, [claim[1] for claim in claims], pieces)
 
 
-def _document(surfaces: list[Surface], body_block: bool) -> Document | None:
-    """``body`` first when it has anything to say, then the blocks (as ``_assemble``);
-    ``body_block``: one of the blocks is ``{% surface "body" %}``."""
-    body = surfaces[0]
-    if len(surfaces) == 1 or body.claims or (body.text and not body.text.isspace()):
-        return None if body_block else new_document(tuple(surfaces))
-    del surfaces[0]  # the body says nothing: the blocks, {% surface "body" %} first
+def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) -> Document | None:
+    """:func:`read_fast` for blocks rendered one after another, each once: the parts of
+    block ``i`` lie between ``surface_parts[2 * i]`` and ``surface_parts[2 * i + 1]``, the
+    parts it opens and ends, and the body's text goes on in the part its end starts."""
+    if not recorder.in_sequence or recorder.in_block:
+        return None
+    heads = recorder.heads()
+    texts = list(map(str.removeprefix, parts, heads))
+    marks, before, claims = recorder.surface_parts, recorder.surface_claims_before, recorder.claims
+    body = texts[: marks[0]]  # the body's parts, each text across a block one part
+    body_claims = claims[: before[0]]
+    size = len(output) - len(claims) * CLAIM_MARKERS_LENGTH
+    blocks: list[Surface] = []
+    for index, (name, claimed) in enumerate(recorder.blocks.items()):
+        opening = index + index  # the block's opening marker among the surface markers
+        first, last, end = marks[opening], marks[opening + 1], opening + 2
+        region = texts[first:last]
+        text = "".join(region)
+        if RESERVED in text:
+            return None
+        size -= len(text) + _BLOCK_MARKERS
+        block_state = recorder.openings[index][1] or state
+        block_claims = claims[before[opening] : before[opening + 1]]
+        block = _surface(name, text, block_state, claimed, region, block_claims)
+        if block is None:
+            return None
+        blocks.append(block)
+        body[-1] += texts[last]
+        if end < len(marks):
+            body += texts[last + 1 : marks[end]]
+            body_claims += claims[before[opening + 1] : before[end]]
+        else:
+            body += texts[last + 1 :]
+            body_claims += claims[before[opening + 1] :]
+    text = "".join(body)
+    if len(text) != size or RESERVED in text:
+        return None
+    return _with_body(blocks, text, state, body, recorder, body_claims)
+
+
+def _with_body(
+    blocks: list[Surface],
+    text: str,
+    state: str,
+    pieces: list[str],
+    recorder: Recorder,
+    claims: list[Claim],
+) -> Document | None:
+    """``body`` first when it has anything to say, then the blocks (as ``_assemble``)."""
+    claimed = recorder.body_claims
+    body_block = BODY in recorder.blocks  # one of the blocks is {% surface "body" %}
+    if not claimed and (not text or text.isspace()):
+        if body_block:  # the body says nothing: the blocks, {% surface "body" %} first
+            explicit = next(index for index, block in enumerate(blocks) if block.name == BODY)
+            blocks.insert(0, blocks.pop(explicit))
+        return new_document(tuple(blocks))
     if body_block:
-        explicit = next(index for index, block in enumerate(surfaces) if block.name == BODY)
-        surfaces.insert(0, surfaces.pop(explicit))
-    return new_document(tuple(surfaces))
+        return None
+    body = _surface(BODY, text, state, claimed, pieces, claims)
+    return None if body is None else new_document((body, *blocks))
 
 
 def _repeated(

@@ -24,6 +24,7 @@ leave them whole.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from os import urandom
 from typing import Final
 
@@ -32,11 +33,14 @@ __all__ = [
     "CLAIM_HEADS",
     "CLAIM_OPEN",
     "ID_LENGTH",
+    "MARKER_HEADS",
     "MAX_ID",
     "RESERVED",
+    "SEPARATOR_LENGTH",
     "SURFACE_CLOSE",
     "SURFACE_OPEN",
     "claim_head",
+    "claim_heads",
     "decode_id",
     "encode_id",
     "first_reserved",
@@ -51,8 +55,11 @@ CLAIM_CLOSE: Final = "2"
 SURFACE_OPEN: Final = "3"
 SURFACE_CLOSE: Final = "4"
 ID_LENGTH: Final = 7
+SEPARATOR_LENGTH: Final = 7
+"""U+0000 and six digits (:func:`new_separator`)."""
 MAX_ID: Final = 10**ID_LENGTH - 1
 
+_SEPARATOR: Final = RESERVED + "%06d"
 _ID: Final = re.compile(r"[0-9]{7}")
 
 CLAIM_HEADS: Final = tuple(f"{CLAIM_OPEN}{ident:07d}" for ident in range(1024))
@@ -60,10 +67,16 @@ CLAIM_HEADS: Final = tuple(f"{CLAIM_OPEN}{ident:07d}" for ident in range(1024))
 (a tuple index costs a twentieth of formatting the id)."""
 
 
+MARKER_HEADS: Final = ("", *(head for opening in CLAIM_HEADS for head in (opening, CLAIM_CLOSE)))
+"""What follows the separator in each marker of the first claims of a rendering, in
+order (claim ``i`` prints ``MARKER_HEADS[2 * i + 1]`` and ``MARKER_HEADS[2 * i + 2]``),
+after a first ``""`` for the text before the first marker."""
+
+
 def new_separator() -> str:
     """U+0000 and a nonce of six decimal digits from the system's secure random source
     (four bytes reduced modulo 10**6: no digit string is noticeably more likely)."""
-    return f"{RESERVED}{int.from_bytes(urandom(4), 'big') % 1_000_000:06d}"
+    return _SEPARATOR % (int.from_bytes(urandom(4)) % 1_000_000)
 
 
 def encode_id(value: int) -> str:
@@ -73,6 +86,18 @@ def encode_id(value: int) -> str:
 def claim_head(ident: int) -> str:
     """What follows the separator in the opening marker of claim ``ident``."""
     return CLAIM_HEADS[ident] if ident < len(CLAIM_HEADS) else CLAIM_OPEN + encode_id(ident)
+
+
+def claim_heads(count: int) -> Sequence[str]:
+    """:data:`MARKER_HEADS` for ``count`` claims (and ``""`` first)."""
+    if count <= len(CLAIM_HEADS):
+        return MARKER_HEADS[: 2 * count + 1]
+    more = (
+        head
+        for ident in range(len(CLAIM_HEADS), count)
+        for head in (claim_head(ident), CLAIM_CLOSE)
+    )
+    return (*MARKER_HEADS, *more)
 
 
 def decode_id(digits: str) -> int:

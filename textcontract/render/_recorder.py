@@ -20,14 +20,28 @@ from textcontract.render._errors import RenderError, Site, site_of
 from textcontract.render._markers import (
     CLAIM_CLOSE,
     MAX_ID,
+    SEPARATOR_LENGTH,
     SURFACE_CLOSE,
     SURFACE_OPEN,
     claim_head,
+    claim_heads,
     encode_id,
     new_separator,
 )
 
-__all__ = ["ACTIVE", "STRIDE", "CodePlace", "Occurrence", "Opening", "Recorder", "place_of"]
+__all__ = [
+    "ACTIVE",
+    "CLAIM_HEADS_LENGTH",
+    "CLAIM_MARKERS_LENGTH",
+    "SURFACE_OPEN_LENGTH",
+    "Claim",
+    "CodePlace",
+    "Occurrence",
+    "Opening",
+    "OpeningRecord",
+    "Recorder",
+    "place_of",
+]
 
 CodePlace: TypeAlias = tuple[Mapping[str, Any] | None, CodeType | None, int]
 """Where template code was running: its frame's globals, code object and instruction
@@ -36,9 +50,18 @@ offset (free to read, unlike a frame's line number); :func:`site_of` maps it to 
 CLAIM_HEADS_LENGTH: Final = len(claim_head(0)) + len(CLAIM_CLOSE)
 """What the two markers of a claim take after their separators."""
 
-STRIDE: Final = 4
-"""``Recorder.claims`` holds four items per claim: key, value, the template's frame (or
-None) and the frame's instruction offset then."""
+CLAIM_MARKERS_LENGTH: Final = 2 * SEPARATOR_LENGTH + CLAIM_HEADS_LENGTH
+"""What the two markers of a claim take."""
+
+SURFACE_OPEN_LENGTH: Final = len(SURFACE_OPEN + encode_id(0))
+"""What the marker opening a surface block takes after its separator."""
+
+Claim: TypeAlias = tuple[str, FactValue, FrameType | None, int]
+"""A claim as recorded: key, value, the template's frame (or None) and the frame's
+instruction offset then."""
+
+OpeningRecord: TypeAlias = tuple[str, str | None, CodePlace]
+"""A ``{% surface %}`` block entered, as recorded (an :class:`Opening`'s fields)."""
 
 
 def place_of(frame: FrameType | None, offset: int) -> CodePlace:
@@ -75,61 +98,85 @@ class Opening(NamedTuple):
 class Recorder:
     """What one rendering claimed and opened, indexed by the ids its markers carry.
 
-    ``claims`` is one flat list, :data:`STRIDE` items per claim — key, value, the
-    template's frame and its instruction offset — so recording a claim is one list
-    extension (``claim()`` runs once per printed claim) and the assembler takes every
-    key or every value with one slice. ``heads`` lists what follows the separator in
-    each marker, in the order recorded, after a first ``""`` for the text before the
-    first marker. When the output holds exactly these markers in this order (the usual
-    case), the assembler takes its fast path.
+    ``claims`` lists the claims (:data:`Claim`) and ``openings`` the surface blocks
+    (:data:`OpeningRecord`) in the order recorded, as plain tuples: ``claim()`` runs
+    once per printed claim. Claim ``i``'s markers carry ``claim_head(i)`` and
+    ``CLAIM_CLOSE`` after the separator, so the heads of the markers follow from the
+    number of claims but for the surface markers: ``surface_parts`` says which part of
+    the output each starts (parts are what lies between separators; the first is the
+    text before the first marker), ``surface_claims_before`` how many claims were
+    recorded before it, ``surface_heads`` what it carries. When the output holds exactly
+    these markers in this order (the usual case), the assembler takes its fast path,
+    which reads each surface's claims from the dictionary they were recorded in:
+    ``body_claims`` outside blocks, ``blocks[name]`` for each block; ``surface_claims``
+    is the one of the surface being rendered (a key claimed twice shows as a dictionary
+    shorter than the surface's claims).
     """
 
     __slots__ = (
+        "blocks",
+        "body_claims",
         "claim_close",
         "claims",
-        "heads",
         "in_block",
         "in_sequence",
-        "names",
         "openings",
         "separator",
-        "surface_chars",
+        "surface_claims",
+        "surface_claims_before",
+        "surface_heads",
         "surface_parts",
     )
 
     def __init__(self) -> None:
         self.separator = separator = new_separator()
         self.claim_close = separator + CLAIM_CLOSE
-        self.claims: list[Any] = []
-        self.openings: list[Opening] = []
-        self.heads: list[str] = [""]
-        self.surface_parts: list[int] = []  # where in heads the surface markers are
-        self.surface_chars = 0  # how many code points the heads of surface markers take
-        self.names: set[str] = set()  # the surface blocks opened
+        self.claims: list[Claim] = []
+        self.body_claims: dict[str, FactValue] = {}  # the claims outside blocks
+        self.surface_claims = self.body_claims
+        self.openings: list[OpeningRecord] = []
+        self.surface_parts: list[int] = []
+        self.surface_claims_before: list[int] = []
+        self.surface_heads: list[str] = []
+        self.blocks: dict[str, dict[str, FactValue]] = {}  # the blocks opened, in order
         self.in_block = False  # a surface block is open
         self.in_sequence = True  # so far, blocks one after another, each once
 
     @property
     def count(self) -> int:
         """How many claims were recorded."""
-        return len(self.claims) // STRIDE
+        return len(self.claims)
 
     @property
     def keys(self) -> list[str]:
-        return self.claims[0::STRIDE]
+        return [claim[0] for claim in self.claims]
 
     @property
     def values(self) -> list[FactValue]:
-        return self.claims[1::STRIDE]
+        return [claim[1] for claim in self.claims]
 
     def printed_markers(self) -> bool:
         """Whether anything printed a marker: a claim or a surface block."""
-        return len(self.heads) > 1
+        return bool(self.claims or self.surface_parts)
+
+    def heads(self) -> list[str]:
+        """What follows the separator in each marker recorded so far, in order, after a
+        first ``""`` for the text before the first marker."""
+        heads = list(claim_heads(len(self.claims)))
+        surface_heads = self.surface_heads
+        for index, part in enumerate(self.surface_parts):  # in order: each where it stands
+            heads.insert(part, surface_heads[index])
+        return heads
 
     def marker_length(self) -> int:
         """How many code points the markers recorded so far take."""
-        markers = len(self.heads) - 1
-        return markers * len(self.separator) + self.count * CLAIM_HEADS_LENGTH + self.surface_chars
+        openings = len(self.openings)
+        return (
+            len(self.claims) * CLAIM_MARKERS_LENGTH
+            + len(self.surface_parts) * SEPARATOR_LENGTH
+            + openings * SURFACE_OPEN_LENGTH
+            + (len(self.surface_parts) - openings) * len(SURFACE_CLOSE)
+        )
 
     def blocks_in_sequence(self) -> bool:
         """Whether the surface blocks were rendered one after another (none inside
@@ -137,8 +184,11 @@ class Recorder:
         return self.in_sequence and not self.in_block
 
     def occurrence(self, ident: int) -> Occurrence:
-        key, value, frame, offset = self.claims[ident * STRIDE : (ident + 1) * STRIDE]
+        key, value, frame, offset = self.claims[ident]
         return Occurrence(key, value, place_of(frame, offset))
+
+    def opening(self, ident: int) -> Opening:
+        return Opening(*self.openings[ident])
 
     def claimed(
         self, key: str, value: FactValue, frame: FrameType | None, offset: int, text: str
@@ -146,32 +196,29 @@ class Recorder:
         """``text`` between the markers of a newly recorded occurrence.
 
         ``claim()``'s usual path records inline, the same way (see ``_claim``)."""
-        ident = self.count
+        ident = len(self.claims)
         if ident > MAX_ID:
             raise RenderError(
                 f"more than {MAX_ID + 1:,} claims in one rendering",
                 site_of(*place_of(frame, offset)),
             )
-        self.claims += (key, value, frame, offset)
-        head = claim_head(ident)
-        self.heads += (head, CLAIM_CLOSE)
-        return f"{self.separator}{head}{text}{self.claim_close}"
+        self.claims.append((key, value, frame, offset))
+        self.surface_claims[key] = value
+        return f"{self.separator}{claim_head(ident)}{text}{self.claim_close}"
 
-    def opened(self, opening: Opening) -> str:
+    def opened(self, name: str, state: str | None, place: CodePlace) -> str:
         """The marker that starts a surface block."""
         ident = len(self.openings)
         if ident > MAX_ID:
-            raise RenderError(f"more than {MAX_ID + 1:,} surface blocks", opening.site)
-        self.openings.append(opening)
-        names = self.names
-        if self.in_block or opening.name in names:
+            raise RenderError(f"more than {MAX_ID + 1:,} surface blocks", site_of(*place))
+        self.openings.append((name, state, place))
+        blocks = self.blocks
+        if self.in_block or name in blocks:
             self.in_sequence = False
         self.in_block = True
-        names.add(opening.name)
+        self.surface_claims = blocks[name] = {}
         head = SURFACE_OPEN + encode_id(ident)
-        self.surface_parts.append(len(self.heads))
-        self.heads.append(head)
-        self.surface_chars += len(head)
+        self._surface_marker(head)
         return self.separator + head
 
     def closed(self) -> str:
@@ -179,10 +226,17 @@ class Recorder:
         if not self.in_block:
             self.in_sequence = False
         self.in_block = False
-        self.surface_parts.append(len(self.heads))
-        self.heads.append(SURFACE_CLOSE)
-        self.surface_chars += len(SURFACE_CLOSE)
+        self.surface_claims = self.body_claims
+        self._surface_marker(SURFACE_CLOSE)
         return self.separator + SURFACE_CLOSE
+
+    def _surface_marker(self, head: str) -> None:
+        claims, parts = len(self.claims), self.surface_parts
+        # the part it starts: after the text before the first marker, two markers per
+        # claim and one per surface marker so far
+        parts.append(claims + claims + len(parts) + 1)
+        self.surface_claims_before.append(claims)
+        self.surface_heads.append(head)
 
 
 ACTIVE: ContextVar[Recorder | None] = ContextVar("textcontract_render_recorder", default=None)
