@@ -314,7 +314,7 @@ def assemble(
 
     ``fast=False`` skips the fast path (the differential tests compare both).
     """
-    if not recorder.printed_markers():
+    if not recorder.claims and not recorder.surface_parts:  # nothing printed a marker
         if RESERVED in output or not latin1(output):  # the site only for an error message
             output = checked_text(output, BODY, Site(template))
         return new_document((new_surface(BODY, output, state, {}, {}),))

@@ -26,9 +26,19 @@ from textcontract.render._errors import RenderError, Site, site_of, template_fra
 from textcontract.render._markers import CLAIM_HEADS, RESERVED, first_reserved
 from textcontract.render._recorder import ACTIVE, place_of
 
-__all__ = ["CLAIM_FILTER", "claim", "claim_filter", "refuse_reserved"]
+__all__ = [
+    "CLAIM_FILTER",
+    "CONSTANT_CLAIM_FILTER",
+    "claim",
+    "claim_filter",
+    "claim_filter_constant",
+    "constant_format",
+    "constant_key",
+    "refuse_reserved",
+]
 
 CLAIM_FILTER = "textcontract_claim"
+CONSTANT_CLAIM_FILTER = "textcontract_claim_constant"
 
 _FORMAT_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError)
 _PLAIN_TYPES = frozenset({int, bool, type(None)})
@@ -56,7 +66,7 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
         and key
         and (
             (kind is str and value.isascii())
-            or (kind is float and isfinite(value))
+            or (kind is float and value - value == 0.0)  # finite
             or kind is int
             or kind is bool
             or value is None
@@ -86,6 +96,65 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
                 return f"{recorder.separator}{CLAIM_HEADS[ident]}{text}{recorder.claim_close}"
     caller = _getframe(1)
     return _claim(key, value, fmt, caller, caller.f_lasti)
+
+
+@pass_context
+def claim_filter_constant(
+    _context: Context, _target: None, key: str, value: Any, fmt: str | None = None
+) -> str:
+    """:func:`claim_filter` for a call whose key and format are constants that the
+    extension checked when compiling (:func:`constant_key`, :func:`constant_format`):
+    only the value is checked here. The text of a number then holds neither U+0000 nor
+    anything beyond ASCII, whatever the number: the format has no ``c`` or ``n`` type."""
+    kind = type(value)
+    if kind is str:
+        if value.isascii() and RESERVED not in value:
+            text = value if fmt is None else _format_or_none(value, fmt)
+        else:
+            text = None
+    elif kind is int or kind is bool or value is None or (kind is float and value - value == 0.0):
+        text = str(value) if fmt is None else _format_or_none(value, fmt)
+    else:
+        text = None
+    if text is not None:
+        recorder = ACTIVE.get()
+        if recorder is None:
+            return text
+        claims = recorder.claims
+        ident = len(claims)
+        if ident < _HEADS:
+            # Recorder.claimed(), inlined (as in claim_filter)
+            caller = _getframe(1)
+            claims.append((key, value, caller, caller.f_lasti))
+            recorder.surface_claims[key] = value
+            return f"{recorder.separator}{CLAIM_HEADS[ident]}{text}{recorder.claim_close}"
+    caller = _getframe(1)
+    return _claim(key, value, fmt, caller, caller.f_lasti)
+
+
+def _format_or_none(value: FactValue, fmt: str) -> str | None:
+    try:
+        return format(value, fmt)
+    except _FORMAT_ERRORS:
+        return None  # _claim reports it
+
+
+def constant_key(key: object) -> bool:
+    """Whether a key written as a constant needs no check when claimed."""
+    return type(key) is str and key.isascii() and bool(key)
+
+
+def constant_format(fmt: object) -> bool:
+    """Whether a format written as a constant lets :func:`claim_filter_constant` skip the
+    checks of the text: a format spec (no ``{``) in ASCII without U+0000, whose type is
+    neither ``c`` (a code point: any character) nor ``n`` (the locale's digits)."""
+    return (
+        type(fmt) is str
+        and fmt.isascii()
+        and "{" not in fmt
+        and RESERVED not in fmt
+        and not fmt.endswith(("c", "n"))
+    )
 
 
 def _claim(key: Any, value: Any, fmt: Any, frame: FrameType | None, offset: int) -> str:

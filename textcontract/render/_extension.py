@@ -14,7 +14,16 @@ from jinja2.parser import Parser
 from jinja2.runtime import Context
 
 from textcontract.model import NAME_PATTERN, is_valid_unicode
-from textcontract.render._claim import CLAIM_FILTER, claim, claim_filter, refuse_reserved
+from textcontract.render._claim import (
+    CLAIM_FILTER,
+    CONSTANT_CLAIM_FILTER,
+    claim,
+    claim_filter,
+    claim_filter_constant,
+    constant_format,
+    constant_key,
+    refuse_reserved,
+)
 from textcontract.render._errors import RenderError, site_of
 from textcontract.render._markers import RESERVED, first_reserved
 from textcontract.render._recorder import ACTIVE
@@ -48,6 +57,7 @@ class ClaimExtension(Extension):
         super().__init__(environment)
         environment.globals["claim"] = claim
         environment.filters[CLAIM_FILTER] = claim_filter
+        environment.filters[CONSTANT_CLAIM_FILTER] = claim_filter_constant
         environment.filters[SURFACE_START] = surface_start
         environment.filters[SURFACE_START_CHECKED] = surface_start_checked
         environment.filters[SURFACE_END] = surface_end
@@ -82,7 +92,8 @@ class ClaimExtension(Extension):
                 yield Token(line, "name", "none")
                 yield Token(line, "rparen", ")")
                 yield Token(line, "pipe", "|")
-                yield Token(line, "name", CLAIM_FILTER)
+                constant = _constant_arguments(tokens, index + 2)
+                yield Token(line, "name", CONSTANT_CLAIM_FILTER if constant else CLAIM_FILTER)
             else:
                 yield token
 
@@ -170,6 +181,54 @@ def surface_end(context: Context, _target: None) -> str:
     del context
     recorder = ACTIVE.get()
     return "" if recorder is None else recorder.closed()
+
+
+def _constant_arguments(tokens: list[Token], start: int) -> bool:
+    """Whether the arguments of the call ``claim(`` whose first argument token is at
+    ``start`` are a constant key, a value, and maybe a constant format — positional or
+    ``fmt=`` — that :func:`claim_filter_constant` may take (see ``constant_key``)."""
+    arguments = _arguments(tokens, start)
+    if arguments is None or len(arguments) not in (2, 3):
+        return False
+    key, value, *fmt = arguments
+    if len(key) != 1 or key[0].type != "string" or not constant_key(key[0].value):
+        return False
+    if not value or value[0].type in ("mul", "pow") or any(t.type == "assign" for t in value):
+        return False  # *args, **kwargs or a keyword argument: Jinja2 says what is wrong
+    if not fmt:
+        return True
+    written = fmt[0]
+    if len(written) == 3 and (written[0].type, written[0].value, written[1].type) == (
+        "name",
+        "fmt",
+        "assign",
+    ):
+        written = written[2:]
+    return len(written) == 1 and written[0].type == "string" and constant_format(written[0].value)
+
+
+_OPENING = frozenset({"lparen", "lbracket", "lbrace"})
+_CLOSING = frozenset({"rparen", "rbracket", "rbrace"})
+
+
+def _arguments(tokens: list[Token], start: int) -> list[list[Token]] | None:
+    """The tokens of each argument of a call, up to its closing parenthesis (None when the
+    call does not end, which the parser reports)."""
+    arguments: list[list[Token]] = [[]]
+    depth = 0
+    for token in tokens[start:]:
+        kind = token.type
+        if depth == 0 and kind == "rparen":
+            return arguments
+        if depth == 0 and kind == "comma":
+            arguments.append([])
+            continue
+        if kind in _OPENING:
+            depth += 1
+        elif kind in _CLOSING:
+            depth -= 1
+        arguments[-1].append(token)
+    return None
 
 
 def _claim_calls(tokens: list[Token]) -> set[int] | None:

@@ -65,82 +65,84 @@ _TABLE = len(CLAIM_HEADS)
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     """The Document of the usual ``output`` (module docstring), or None for any other."""
     parts = output.split(recorder.separator)
-    claims = recorder.claims
-    count = len(claims)
-    if len(parts) != count + count + len(recorder.surface_parts) + 1 or not (
-        latin1(output) or is_valid_unicode(output)
-    ):
+    if not (output.isascii() or latin1(output) or is_valid_unicode(output)):
         return None
     if recorder.surface_parts:
         return _with_blocks(output, recorder, state, parts)
-    # map() stops at the last part: the table holds the heads of the first claims
-    heads = MARKER_HEADS if count <= _TABLE else claim_heads(count)
-    texts = list(map(str.removeprefix, parts, heads))
+    claims = recorder.claims
+    count = len(claims)
+    if len(parts) != count + count + 1:
+        return None
+    # map() stops at the last part: the table holds the heads of the first claims' markers
+    texts = list(
+        map(str.removeprefix, parts, MARKER_HEADS if count <= _TABLE else claim_heads(count))
+    )
     text = "".join(texts)
     # a part that kept its head makes the text longer than the output without markers
     if len(output) - len(text) != count * CLAIM_MARKERS_LENGTH or RESERVED in text:
         return None
-    surface = _surface(BODY, text, state, recorder.body_claims, texts, claims)
-    return None if surface is None else new_document((surface,))
-
-
-def _surface(
-    name: str,
-    text: str,
-    state: str,
-    claimed: dict[str, FactValue],
-    pieces: list[str],
-    claims: list[Claim],
-) -> Surface | None:
-    """The surface of ``claims``, recorded in ``claimed`` (the dictionary is shorter
-    when a key is claimed again: only then are the claims read)."""
-    if len(claimed) == len(claims):  # every key once: anchors built when first read
-        keys = list(claimed)  # the surface's dictionary is its reader's to change
-        return new_surface_with_deferred_anchors(
-            name, text, state, claimed, anchors_of_pieces, (pieces, keys)
+    claimed = recorder.body_claims
+    if len(claimed) == count:  # every key once: anchors built when first read
+        keys = list(claimed)  # (the surface's dictionary is its reader's to change)
+        return new_document(
+            (
+                new_surface_with_deferred_anchors(
+                    BODY, text, state, claimed, anchors_of_pieces, (texts, keys)
+                ),
+            )
         )
-    keys = [claim[0] for claim in claims]
-    return _repeated(name, text, state, keys, [claim[1] for claim in claims], pieces)
+    repeated = _repeated(BODY, text, state, claims, texts)
+    return None if repeated is None else new_document((repeated,))
 
 
 def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) -> Document | None:
     """:func:`read_fast` for blocks rendered one after another, each once: the parts of
     block ``i`` lie between ``surface_parts[2 * i]`` and ``surface_parts[2 * i + 1]``, the
     parts it opens and ends, and the body's text goes on in the part its end starts."""
-    if not recorder.in_sequence or recorder.in_block:
+    marks, claims = recorder.surface_parts, recorder.claims
+    if len(parts) != len(claims) * 2 + len(marks) + 1 or recorder.in_block:
         return None
-    heads = recorder.heads()
+    if not recorder.in_sequence:  # a block inside another, or a name again
+        return None
+    heads = list(claim_heads(len(claims)))
+    for index, head in enumerate(recorder.surface_heads):  # in order: each where it stands
+        heads.insert(marks[index], head)
     texts = list(map(str.removeprefix, parts, heads))
-    marks, before, claims = recorder.surface_parts, recorder.surface_claims_before, recorder.claims
-    body = texts[: marks[0]]  # the body's parts, each text across a block one part
-    body_claims = claims[: before[0]]
+    before = recorder.surface_claims_before
+    body = texts[: marks[0]]  # the body's parts, the text across each block one part
     size = len(output) - len(claims) * CLAIM_MARKERS_LENGTH
+    outside = len(claims)  # the claims outside blocks
     blocks: list[Surface] = []
     for index, (name, claimed) in enumerate(recorder.blocks.items()):
-        opening = index + index  # the block's opening marker among the surface markers
-        first, last, end = marks[opening], marks[opening + 1], opening + 2
+        opening = index + index  # the block's opening among the surface markers
+        first, last, following = marks[opening], marks[opening + 1], opening + 2
         region = texts[first:last]
         text = "".join(region)
-        if RESERVED in text:
-            return None
         size -= len(text) + _BLOCK_MARKERS
         block_state = recorder.openings[index][1] or state
-        block_claims = claims[before[opening] : before[opening + 1]]
-        block = _surface(name, text, block_state, claimed, region, block_claims)
-        if block is None:
+        if RESERVED in text:
             return None
-        blocks.append(block)
-        body[-1] += texts[last]
-        if end < len(marks):
-            body += texts[last + 1 : marks[end]]
-            body_claims += claims[before[opening + 1] : before[end]]
+        count = before[opening + 1] - before[opening]
+        outside -= count
+        if len(claimed) == count:  # every key once
+            blocks.append(
+                new_surface_with_deferred_anchors(
+                    name, text, block_state, claimed, anchors_of_pieces, (region, list(claimed))
+                )
+            )
         else:
-            body += texts[last + 1 :]
-            body_claims += claims[before[opening + 1] :]
+            repeated = _repeated(
+                name, text, block_state, claims[before[opening] : before[opening + 1]], region
+            )
+            if repeated is None:
+                return None
+            blocks.append(repeated)
+        body[-1] += texts[last]
+        body += texts[last + 1 : marks[following] if following < len(marks) else None]
     text = "".join(body)
     if len(text) != size or RESERVED in text:
         return None
-    return _with_body(blocks, text, state, body, recorder, body_claims)
+    return _with_body(blocks, text, state, body, recorder, outside)
 
 
 def _with_body(
@@ -149,9 +151,10 @@ def _with_body(
     state: str,
     pieces: list[str],
     recorder: Recorder,
-    claims: list[Claim],
+    count: int,
 ) -> Document | None:
-    """``body`` first when it has anything to say, then the blocks (as ``_assemble``)."""
+    """``body`` first when it has anything to say, then the blocks (as ``_assemble``);
+    ``count`` claims were recorded outside blocks."""
     claimed = recorder.body_claims
     body_block = BODY in recorder.blocks  # one of the blocks is {% surface "body" %}
     if not claimed and (not text or text.isspace()):
@@ -161,29 +164,44 @@ def _with_body(
         return new_document(tuple(blocks))
     if body_block:
         return None
-    body = _surface(BODY, text, state, claimed, pieces, claims)
-    return None if body is None else new_document((body, *blocks))
+    if len(claimed) == count:  # every key once
+        body = new_surface_with_deferred_anchors(
+            BODY, text, state, claimed, anchors_of_pieces, (pieces, list(claimed))
+        )
+        return new_document((body, *blocks))
+    repeated = _repeated(BODY, text, state, _body_claims(recorder), pieces)
+    return None if repeated is None else new_document((repeated, *blocks))
+
+
+def _body_claims(recorder: Recorder) -> list[Claim]:
+    """The claims recorded outside blocks, in order."""
+    claims, before = recorder.claims, recorder.surface_claims_before
+    found = claims[: before[0]]
+    for end, start in zip(before[1::2], [*before[2::2], len(claims)], strict=True):
+        found += claims[end:start]
+    return found
 
 
 def _repeated(
-    name: str, text: str, state: str, keys: list[str], values: list[FactValue], parts: list[str]
+    name: str, text: str, state: str, claims: list[Claim], parts: list[str]
 ) -> Surface | None:
-    """:func:`_surface` for a surface where a key is claimed more than once."""
+    """The surface of ``claims`` when a key is claimed more than once; None when a key
+    is claimed with two values (the marker-by-marker reader reports it)."""
     ends = list(accumulate(map(len, parts)))  # where each part ends: claims' starts, ends
-    claims: dict[str, FactValue] = {}
+    claimed: dict[str, FactValue] = {}
     anchors: dict[str, list[Anchor]] = {}
-    for key, value, start, end, shown in zip(
-        keys, values, ends[0:-1:2], ends[1::2], parts[1::2], strict=True
+    for (key, value, _, _), start, end, shown in zip(
+        claims, ends[0:-1:2], ends[1::2], parts[1::2], strict=True
     ):
         anchor = Anchor(start, end, shown)
-        if key not in claims:
-            claims[key], anchors[key] = value, [anchor]
+        if key not in claimed:
+            claimed[key], anchors[key] = value, [anchor]
             continue
-        known = claims[key]
+        known = claimed[key]
         if type(known) is not type(value) or known != value:
             return None
         anchors[key].append(anchor)
-    return new_surface(name, text, state, claims, {key: tuple(a) for key, a in anchors.items()})
+    return new_surface(name, text, state, claimed, {key: tuple(a) for key, a in anchors.items()})
 
 
 def latin1(text: str) -> bool:

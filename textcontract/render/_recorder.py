@@ -27,6 +27,7 @@ from textcontract.render._markers import (
     claim_heads,
     encode_id,
     new_separator,
+    surface_head,
 )
 
 __all__ = [
@@ -130,7 +131,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.separator = separator = new_separator()
-        self.claim_close = separator + CLAIM_CLOSE
+        self.claim_close = f"{separator}{CLAIM_CLOSE}"
         self.claims: list[Claim] = []
         self.body_claims: dict[str, FactValue] = {}  # the claims outside blocks
         self.surface_claims = self.body_claims
@@ -217,9 +218,9 @@ class Recorder:
             self.in_sequence = False
         self.in_block = True
         self.surface_claims = blocks[name] = {}
-        head = SURFACE_OPEN + encode_id(ident)
+        head = surface_head(ident)
         self._surface_marker(head)
-        return self.separator + head
+        return f"{self.separator}{head}"
 
     def closed(self) -> str:
         """The marker that ends the surface block open at this point of the output."""
@@ -228,7 +229,7 @@ class Recorder:
         self.in_block = False
         self.surface_claims = self.body_claims
         self._surface_marker(SURFACE_CLOSE)
-        return self.separator + SURFACE_CLOSE
+        return f"{self.separator}{SURFACE_CLOSE}"
 
     def _surface_marker(self, head: str) -> None:
         claims, parts = len(self.claims), self.surface_parts

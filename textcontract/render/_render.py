@@ -80,19 +80,20 @@ def _compiled(template: str | Template, env: Environment | None, state: str) -> 
             raise ValueError(
                 "env compiles template source; a jinja2.Template brings its own environment"
             )
-        _require_extension(template.environment)
+        if _EXTENSION not in template.environment.extensions:
+            raise _without_extension()
         return template
     if not isinstance(template, str):
         raise TypeError(f"template must be source text or a jinja2.Template, got {template!r}")
     environment_ = environment() if env is None else env
-    _require_extension(environment_)
+    if _EXTENSION not in environment_.extensions:
+        raise _without_extension()
     return environment_.from_string(template)
 
 
-def _require_extension(env: Environment) -> None:
-    if _EXTENSION not in env.extensions:
-        raise ValueError(
-            "the Jinja2 environment does not load textcontract.render.ClaimExtension: "
-            "create it with Environment(extensions=[ClaimExtension], …) or "
-            "textcontract.render.environment(…)"
-        )
+def _without_extension() -> ValueError:
+    return ValueError(
+        "the Jinja2 environment does not load textcontract.render.ClaimExtension: "
+        "create it with Environment(extensions=[ClaimExtension], …) or "
+        "textcontract.render.environment(…)"
+    )
