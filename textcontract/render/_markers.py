@@ -39,6 +39,7 @@ __all__ = [
     "SEPARATOR_LENGTH",
     "SURFACE_CLOSE",
     "SURFACE_HEADS",
+    "SURFACE_MARKER_HEADS",
     "SURFACE_OPEN",
     "claim_head",
     "claim_heads",
@@ -47,6 +48,7 @@ __all__ = [
     "first_reserved",
     "new_separator",
     "surface_head",
+    "surface_marker_head",
 ]
 
 RESERVED: Final = "\x00"
@@ -91,10 +93,23 @@ def encode_id(value: int) -> str:
 SURFACE_HEADS: Final = tuple(f"{SURFACE_OPEN}{ident:07d}" for ident in range(64))
 """What follows the separator in the opening markers of the first surface blocks."""
 
+SURFACE_MARKER_HEADS: Final = tuple(
+    head for opening in SURFACE_HEADS for head in (opening, SURFACE_CLOSE)
+)
+"""What follows the separator in each surface marker of the first blocks, in order."""
+
 
 def surface_head(ident: int) -> str:
     """What follows the separator in the opening marker of surface block ``ident``."""
     return SURFACE_HEADS[ident] if ident < len(SURFACE_HEADS) else SURFACE_OPEN + encode_id(ident)
+
+
+def surface_marker_head(index: int) -> str:
+    """What follows the separator in the surface marker ``index`` of a rendering whose
+    blocks came one after another (block ``index // 2``'s opening or end)."""
+    if index < len(SURFACE_MARKER_HEADS):
+        return SURFACE_MARKER_HEADS[index]
+    return SURFACE_CLOSE if index % 2 else surface_head(index // 2)
 
 
 def claim_head(ident: int) -> str:
