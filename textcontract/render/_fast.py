@@ -47,6 +47,7 @@ from textcontract.render._markers import (
     RESERVED,
     SEPARATOR_LENGTH,
     SURFACE_CLOSE,
+    SURFACE_MARKER_HEADS,
     claim_heads,
     surface_marker_head,
 )
@@ -61,6 +62,7 @@ __all__ = ["latin1", "read_fast"]
 
 _BLOCK_MARKERS = 2 * SEPARATOR_LENGTH + SURFACE_OPEN_LENGTH + len(SURFACE_CLOSE)
 _TABLE = len(CLAIM_HEADS)
+_SURFACE_TABLE = len(SURFACE_MARKER_HEADS)
 
 
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
@@ -103,7 +105,10 @@ def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) 
         return None
     heads = list(MARKER_HEADS[: count + count + 1] if count <= _TABLE else claim_heads(count))
     for index, part in enumerate(marks):  # in order: each where it stands
-        heads.insert(part, surface_marker_head(index))
+        heads.insert(
+            part,
+            SURFACE_MARKER_HEADS[index] if index < _SURFACE_TABLE else surface_marker_head(index),
+        )
     texts = list(map(str.removeprefix, parts, heads))
     body = texts[: marks[0]]  # the body's parts, the text across each block one part
     size = len(output) - count * CLAIM_MARKERS_LENGTH - len(recorder.openings) * _BLOCK_MARKERS

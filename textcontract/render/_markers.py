@@ -23,9 +23,9 @@ leave them whole.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
-from os import urandom
 from typing import Final
 
 __all__ = [
@@ -64,6 +64,9 @@ SEPARATOR_LENGTH: Final = 7
 MAX_ID: Final = 10**ID_LENGTH - 1
 
 _NONCE_BASE: Final = 1 << 24
+# os.getrandom (Linux) reads the kernel's secure source as os.urandom does there, without
+# releasing and taking back the GIL around the system call; os.urandom elsewhere
+_random_bytes: Final = getattr(os, "getrandom", os.urandom)
 _ID: Final = re.compile(r"[0-9]{7}")
 
 CLAIM_HEADS: Final = tuple(f"{CLAIM_OPEN}{ident:07d}" for ident in range(1024))
@@ -83,7 +86,11 @@ def new_separator() -> str:
     the 16,777,216 draws, none noticeably more likely). Built with the calls a rendering
     makes anyway (``str`` of an int, a slice, an f-string): code run once per rendering,
     right before Jinja2's, costs what it evicts from the processor's caches."""
-    return f"{RESERVED}{str(_NONCE_BASE + int.from_bytes(urandom(3)))[-6:]}"
+    try:
+        drawn = _random_bytes(3)
+    except OSError:  # a kernel without getrandom(2): os.urandom reads /dev/urandom
+        drawn = os.urandom(3)
+    return f"{RESERVED}{str(_NONCE_BASE + int.from_bytes(drawn))[-6:]}"
 
 
 def encode_id(value: int) -> str:

@@ -22,6 +22,7 @@ from textcontract.render._markers import (
     MAX_ID,
     SEPARATOR_LENGTH,
     SURFACE_CLOSE,
+    SURFACE_HEADS,
     SURFACE_OPEN,
     claim_head,
     encode_id,
@@ -49,6 +50,8 @@ offset (free to read, unlike a frame's line number); :func:`site_of` maps it to 
 
 CLAIM_HEADS_LENGTH: Final = len(claim_head(0)) + len(CLAIM_CLOSE)
 """What the two markers of a claim take after their separators."""
+
+_SURFACE_TABLE: Final = len(SURFACE_HEADS)
 
 CLAIM_MARKERS_LENGTH: Final = 2 * SEPARATOR_LENGTH + CLAIM_HEADS_LENGTH
 """What the two markers of a claim take."""
@@ -211,7 +214,8 @@ class Recorder:
         # the part it starts: after the text before the first marker, two markers per
         # claim and one per surface marker so far
         parts.append(claims + claims + len(parts) + 1)
-        return f"{self.separator}{surface_head(ident)}"
+        head = SURFACE_HEADS[ident] if ident < _SURFACE_TABLE else surface_head(ident)
+        return f"{self.separator}{head}"
 
     def closed(self) -> str:
         """The marker that ends the surface block open at this point of the output."""
