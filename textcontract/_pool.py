@@ -1,17 +1,22 @@
 """Per-item work done in order, in this process and in worker processes.
 
-Used by ``audit`` (cases) and ``check`` (documents).
+Used by ``audit`` (cases) and ``check`` (the lines of a batch, then documents).
 
-``--jobs N`` means N processes work: this one and N - 1 spawned workers. This
+``--jobs N`` means N processes work: this one and N - 1 workers. This
 process does not just wait for results: whenever the oldest batch sent to a
 worker is still running, it works through the next batch itself. So a worker's
 start-up (an interpreter, the imports, the contract) overlaps useful work, and
 two jobs keep two cores busy even while this process merges results.
 
+Workers are spawned (a fresh interpreter) unless the pool is asked to fork them and
+:func:`start_method` finds that safe; either way, the first thing a worker does is import
+the modules its work needs (``preload``), while this process still reads its inputs.
+
 Work goes out in batches (fewer round trips), at most a few per worker in
 flight; results come back in submission order whoever computed them, so the
 outcome is the same whatever ``jobs`` is. Below :data:`MIN_ITEMS_FOR_WORKERS`
-items no worker is started: spawning one costs more than it would save.
+items no worker is used: starting one costs more than it would save, and workers
+launched early are stopped unused.
 
 Workers die with this process, however it ends (SIGKILL included), so that none is left
 running with parent 1 and the caller's pipes open: see :func:`_die_with_parent`. A
@@ -37,7 +42,7 @@ from typing import Any, Generic, TypeVar
 
 from textcontract.errors import InternalError
 
-__all__ = ["MIN_ITEMS_FOR_WORKERS", "Pool"]
+__all__ = ["MIN_ITEMS_FOR_WORKERS", "Pool", "start_method"]
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -95,11 +100,39 @@ def watch_parent(parent: int, interval: float = _PARENT_POLL_SECONDS) -> threadi
 
 
 def _die_with_parent(parent: int) -> None:
-    """Worker initializer: end when ``parent`` (the process that started the pool) ends."""
+    """Worker initializer: end when ``parent`` (the process that started the pool) ends.
+
+    A forked worker inherits this process's signal handlers; it gets those a spawned one
+    starts with (SIGTERM ends it, SIGINT raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if not _parent_death_signal():
         watch_parent(parent)
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
+
+
+def start_method(fork: bool) -> str:
+    """How workers start: ``fork`` when asked for, on Linux, while this process runs no
+    other thread (a child would inherit the locks other threads hold, held for ever), else
+    ``spawn``. A forked worker is running in about a millisecond, with every module this
+    process has imported; a spawned one starts an interpreter and imports them again
+    (0.1-0.2 s). Ask for it only where the process is in a known, simple state: a
+    command-line run, before it has opened its inputs or written anything."""
+    if fork and sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _flushed() -> bool:
+    """Whether standard output and error hold nothing buffered any more."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _worker_died(error: BrokenProcessPool, task: str) -> InternalError:
@@ -109,9 +142,15 @@ def _worker_died(error: BrokenProcessPool, task: str) -> InternalError:
     )
 
 
-def _warm_up() -> None:
+def _warm_up(preload: tuple[str, ...]) -> None:
     """Sent once per worker as soon as the pool starts, so that it boots while this
-    process still reads the configuration and the contract."""
+    process still reads the configuration and the contract: it imports the modules the
+    work will need (``preload``), which a worker would otherwise import only when the
+    first batch arrives, with this process waiting for the result."""
+    import importlib
+
+    for name in preload:
+        importlib.import_module(name)
 
 
 def _run_batch(setup: Callable[[], Any], work: Callable[[Any, T], R], batch: list[T]) -> list[R]:
@@ -136,19 +175,25 @@ class Pool(Generic[S]):
     (picklable) functions.
     """
 
-    def __init__(self, jobs: int = 1, task: str = "run") -> None:
+    def __init__(
+        self, jobs: int = 1, task: str = "run", preload: Iterable[str] = (), *, fork: bool = False
+    ) -> None:
         if jobs < 1:
             raise ValueError("jobs must be at least 1")
         self.jobs = jobs
         self.task = task
         """What the work is called when a dead worker stops it (``the audit stopped``)."""
+        self.preload = tuple(preload)
+        """Modules a worker imports as soon as it starts (those of the work functions)."""
+        self.fork = fork
+        """Fork the workers where that is safe (:func:`start_method`), else spawn them."""
         self.started = False
         self._executor: ProcessPoolExecutor | None = None
         self._broken = False
         self._manager: threading.Thread | None = None
         """The executor's manager thread, kept by :meth:`finish` for ``__exit__`` to join."""
         self._unused: ProcessPoolExecutor | None = None
-        """Workers :meth:`launch` started and :meth:`start` found unneeded; joined on exit."""
+        """Workers :meth:`launch` started and :meth:`start` found unneeded; stopped on exit."""
 
     @property
     def workers(self) -> int:
@@ -170,21 +215,22 @@ class Pool(Generic[S]):
         if self.jobs > 1 and items >= MIN_ITEMS_FOR_WORKERS:
             if self._executor is None:
                 self._executor = self._new_executor()
-        elif self._executor is not None:  # launched, but not needed: shut down on exit
-            # (one shutdown, waiting: a first one without waiting would forget the manager
-            # thread, which the exit would then find still running)
+        elif self._executor is not None:  # launched, but not needed: stopped on exit
             self._unused = self._executor
             self._executor = None
 
     def _new_executor(self) -> ProcessPoolExecutor:
+        method = start_method(self.fork)
+        if method == "fork" and not _flushed():
+            method = "spawn"  # a forked child would write again what stays buffered here
         executor = ProcessPoolExecutor(
             max_workers=self.jobs - 1,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=multiprocessing.get_context(method),
             initializer=_die_with_parent,
             initargs=(os.getpid(),),
         )
         for _ in range(self.jobs - 1):
-            executor.submit(_warm_up)
+            executor.submit(_warm_up, self.preload)
         return executor
 
     def __enter__(self) -> Pool[S]:
@@ -197,7 +243,9 @@ class Pool(Generic[S]):
         trace: TracebackType | None,
     ) -> None:
         if self._unused is not None:
-            self._unused.shutdown(wait=True, cancel_futures=True)
+            # no work was sent: stop the workers rather than wait for them to boot
+            # (a worker importing its preload would keep the run waiting 0.1-0.2 s)
+            _abandon(self._unused)
             self._unused = None
         if self._executor is not None:
             if self._broken:
@@ -254,10 +302,12 @@ class Pool(Generic[S]):
                 pending.append([work(local, item) for item in chunk])
             while pending and (len(pending) > _BACKLOG or _ready(pending[0])):
                 yield from _results(pending.popleft(), executor)
-        # Nothing left to hand out: take back the batches no worker has started yet.
+        # Nothing left to hand out: take back the batches no worker has started yet — unless
+        # a worker died: Python 3.11's executor, marking its batches failed, would find one
+        # cancelled and print a traceback (the wait below reports the death instead).
         for index in range(len(pending) - 1, -1, -1):
             entry = pending[index]
-            if isinstance(entry, _Sent) and entry.future.cancel():
+            if isinstance(entry, _Sent) and _all_alive(executor) and entry.future.cancel():
                 pending[index] = [work(local, item) for item in entry.chunk]
         while pending:
             yield from _results(pending.popleft(), executor)
@@ -301,8 +351,12 @@ def _results(entry: _Sent[T, R] | list[R], executor: ProcessPoolExecutor) -> lis
         try:
             return entry.future.result(timeout=_LIVENESS_SECONDS)
         except TimeoutError:
-            if any(process.exitcode is not None for process in _processes(executor)):
+            if not _all_alive(executor):
                 raise BrokenProcessPool("a worker process died") from None
+
+
+def _all_alive(executor: ProcessPoolExecutor) -> bool:
+    return all(process.exitcode is None for process in _processes(executor))
 
 
 def _processes(executor: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
@@ -311,10 +365,10 @@ def _processes(executor: ProcessPoolExecutor) -> list[multiprocessing.process.Ba
 
 
 def _abandon(executor: ProcessPoolExecutor) -> None:
-    """End a pool whose worker died: stop the other workers, and give the executor's
-    manager thread a few seconds to clean up rather than waiting for ever — its queues'
-    locks may be held by the dead process for good (the console script then exits without
-    joining it)."""
+    """End a pool whose worker died, or whose workers were never given work: stop the
+    workers, and give the executor's manager thread a few seconds to clean up rather than
+    waiting for ever — its queues' locks may be held by a dead process for good (the
+    console script then exits without joining it)."""
     manager = getattr(executor, "_executor_manager_thread", None)
     for process in _processes(executor):
         if process.exitcode is None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from textcontract.errors import InputError
-from textcontract.inputs import BatchCase, LineInput, load_input, parse_case, read_inputs
+from textcontract.inputs import BatchCase, LineRef, load_input, parse_case, read_inputs
 from textcontract.model import BODY, Context
 
 
@@ -91,9 +91,14 @@ def test_crlf_a_bom_and_a_last_line_without_a_break_are_read(tmp_path: Path) -> 
     batch = _batch(tmp_path, b"\xef\xbb\xbf" + _line("a").encode()[:-1] + b"\r\n", _line("b")[:-1])
     with read_inputs([], batch=batch) as inputs:
         items = list(inputs)
-    assert [(item.line, item.data[:9]) for item in items if isinstance(item, LineInput)] == [
-        (1, b'{"id": "a'),
-        (2, b'{"id": "b'),
+    data = Path(batch).read_bytes()
+    assert [
+        (item.line, data[item.start : item.start + item.length][:9], item.length)
+        for item in items
+        if isinstance(item, LineRef)
+    ] == [
+        (1, b'{"id": "a', len(_line("a")) - 1),  # after the BOM, before the \r\n
+        (2, b'{"id": "b', len(_line("b")) - 1),
     ]
     loaded = [load_input(item, inputs.context) for item in items]
     assert [item.origin.source for item in loaded] == ["a", "b"]
@@ -152,9 +157,9 @@ def test_a_batch_from_a_stream_is_copied_for_the_second_pass() -> None:
 def test_a_batch_that_changed_since_it_was_validated_stops_the_run(tmp_path: Path) -> None:
     batch = _batch(tmp_path, _line("a"), _line("b"))
     with read_inputs([], batch=batch) as inputs:
-        Path(batch).write_text(_line("a") + _line("B"), encoding="utf-8")
+        Path(batch).write_text(_line("a") + _line("B"), encoding="utf-8")  # the same size
         with pytest.raises(InputError, match=r"cases.jsonl:2: the batch changed since it was"):
-            list(inputs)
+            [load_input(item, inputs.context) for item in inputs]
         Path(batch).write_text(_line("a"), encoding="utf-8")
         with pytest.raises(InputError, match=r"cases.jsonl: the batch changed since it was"):
             list(inputs)

@@ -6,6 +6,11 @@ directly for plain argument lists, so a cold ``check`` does not pay for the CLI 
 A run has two passes (SPEC §11): every input is read and validated first, so an input
 error stops the run before anything is checked or written; then each input is read again,
 checked, and its report written before the next is read.
+
+With ``--jobs`` above 1 the worker processes are launched first of all, before this module
+imports the contract loader, the engine and the input readers (about 0.1 s of imports):
+a worker boots, and imports the same modules, while this process does, so that it is ready
+to take part in the first pass of a batch.
 """
 
 from __future__ import annotations
@@ -17,21 +22,16 @@ from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._output import output_sink, terminal_console
-from textcontract.contract import (
-    CONTRACT_FILENAME,
-    ParsedContract,
-    locate_contract,
-    parse_contract_file,
-)
-from textcontract.engine import Checked, Render, Rendered, check_inputs, check_pool, render_inputs
 from textcontract.errors import ExitCode, InputError
-from textcontract.inputs import read_inputs, request_problems
 
 if TYPE_CHECKING:
+    from textcontract._pool import Pool
+    from textcontract.contract import ParsedContract
+    from textcontract.engine import Checked, Render, Rendered
     from textcontract.formats.check_findings import CheckedDocument
 
 __all__ = ["CheckFormat", "CheckRequest", "StdinFormat", "resolve_contract", "run_check"]
@@ -69,6 +69,8 @@ class CheckRequest:
 
 def resolve_contract(contract: Path | None) -> ParsedContract:
     """``--contract`` if given, else the nearest ``textcontract.yaml`` upwards."""
+    from textcontract.contract import CONTRACT_FILENAME, locate_contract, parse_contract_file
+
     found = locate_contract(contract)
     if found is None:
         raise InputError.at(
@@ -114,41 +116,56 @@ def _documents(checked: Iterable[Checked]) -> Iterator[CheckedDocument]:
         )
 
 
+_WORKER_MODULES = ("textcontract.engine", "textcontract.formats.report_json")
+"""What a worker of ``check`` imports as soon as it starts: the engine (with the input
+readers and the contract model) and the json/jsonl renderers."""
+
+
 def run_check(request: CheckRequest) -> int:
     if request.verbose and request.quiet:
         raise InputError.at("--verbose and --quiet exclude each other; give one", None)
+    with ExitStack() as stack:
+        pool = None
+        if request.jobs > 1:  # the workers boot meanwhile (let go unused under 32 inputs)
+            from textcontract._pool import Pool
+
+            pool = Pool[Any](request.jobs, "check", _WORKER_MODULES, fork=True)
+            stack.enter_context(pool)
+            pool.launch()
+        return _run(request, stack, pool)
+
+
+def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int:
+    from textcontract.engine import check_inputs, render_inputs
+    from textcontract.inputs import read_inputs, request_problems
+
     problems = request_problems(request.documents, request.batch)
     if problems:
         raise InputError(problems)
     check_output_file(request.output)
     definition = resolve_contract(request.contract)
-    stdin = getattr(sys.stdin, "buffer", None)
-    with ExitStack() as stack:
-        pool = None
-        if request.jobs > 1:  # the workers boot during the first pass (unused under 32 inputs)
-            pool = stack.enter_context(check_pool(request.jobs))
-            pool.launch()
-        inputs = stack.enter_context(
-            read_inputs(
-                request.documents,
-                batch=request.batch,
-                context=request.context,
-                stdin_json=request.stdin_format is StdinFormat.json,
-                stdin=stdin,
-            )
+    inputs = stack.enter_context(
+        read_inputs(
+            request.documents,
+            batch=request.batch,
+            context=request.context,
+            stdin_json=request.stdin_format is StdinFormat.json,
+            stdin=getattr(sys.stdin, "buffer", None),
+            pool=pool,
         )
-        verdict = _Verdict()
-        several = len(inputs) > 1
-        if request.output_format in (CheckFormat.json, CheckFormat.jsonl):
-            rendered = render_inputs(
-                definition, inputs, _renderer(request.output_format, several), request.jobs, pool
-            )
-            with closing(rendered):  # stops the workers now, even when writing failed
-                _write_rendered(request, verdict.watch(rendered), several)
-        else:
-            checked = check_inputs(definition, inputs, request.jobs, pool)
-            with closing(checked):
-                _write(request, definition, verdict.watch(checked))
+    )
+    verdict = _Verdict()
+    several = len(inputs) > 1
+    if request.output_format in (CheckFormat.json, CheckFormat.jsonl):
+        rendered = render_inputs(
+            definition, inputs, _renderer(request.output_format, several), request.jobs, pool
+        )
+        with closing(rendered):  # stops the workers now, even when writing failed
+            _write_rendered(request, verdict.watch(rendered), several)
+    else:
+        checked = check_inputs(definition, inputs, request.jobs, pool)
+        with closing(checked):
+            _write(request, definition, verdict.watch(checked))
     return int(ExitCode.OK if verdict.accepted else ExitCode.FAILED)
 
 

@@ -121,10 +121,11 @@ def _shipped(state: _State) -> _Setup:
 
 def check_pool(jobs: int) -> Pool[Any]:
     """A pool for :func:`check_inputs`, for a caller that launches its workers early (before
-    the first pass, so that they boot meanwhile) and closes it when the run ends."""
+    the first pass, so that they boot meanwhile), passes it to ``read_inputs`` too (which
+    validates a batch's lines in it) and closes it when the run ends."""
     from textcontract._pool import Pool
 
-    return Pool[_State](jobs, "check")
+    return Pool[_State](jobs, "check", (__name__,))
 
 
 def check_inputs(

@@ -24,6 +24,7 @@ __all__ = [
     "HeldInput",
     "InputItem",
     "LineInput",
+    "LineRef",
     "LoadedInput",
     "Origin",
     "fingerprint",
@@ -84,7 +85,21 @@ class LineInput(NamedTuple):
     data: bytes
 
 
-InputItem = FileInput | HeldInput | LineInput
+class LineRef(NamedTuple):
+    """A batch case to read again where it is: line ``line`` of batch ``file`` (as
+    messages name it), ``length`` bytes from ``start`` of the file at ``path``, which must
+    hash to ``fingerprint`` (as validated). Whoever checks it reads it: no text is sent to
+    a worker."""
+
+    file: str
+    path: str
+    line: int
+    start: int
+    length: int
+    fingerprint: bytes
+
+
+InputItem = FileInput | HeldInput | LineInput | LineRef
 
 
 def surface_file_lines(document: Document) -> dict[str, int]:
@@ -141,8 +156,20 @@ def load_input(item: InputItem, default: Context) -> LoadedInput:
         return LoadedInput(origin, document, context, surface_file_lines(document))
     from textcontract.inputs._batch import parse_case
 
-    case = parse_case(item.data, item.file, item.line)
+    if isinstance(item, LineInput):
+        case = parse_case(item.data, item.file, item.line)
+    else:  # its bytes are those validated, as their SHA-256 says
+        case = parse_case(_read_line(item), item.file, item.line, validated=True)
     lines = dict.fromkeys(case.document.names, item.line)
     origin = Origin(case.id, item.file, item.line)
     context = case.context if case.context is not None else default
     return LoadedInput(origin, case.document, context, lines)
+
+
+def _read_line(item: LineRef) -> bytes:
+    from textcontract.inputs._batch_lines import CHANGED, read_line
+
+    data = read_line(item.path, item.start, item.length, item.file, item.line, CHANGED)
+    if hashlib.sha256(data).digest() != item.fingerprint:
+        raise InputError.at(CHANGED, item.file, line=item.line)
+    return data

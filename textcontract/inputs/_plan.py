@@ -8,15 +8,19 @@ with the documents' size. Standard input and pipes cannot be read twice: their b
 held (one document each). Iterating the :class:`CheckInputs` is the second pass: each
 input comes back as a small picklable item (:mod:`textcontract.inputs._items`), which
 :func:`~textcontract.inputs._items.load_input` turns into its document and context.
+
+The lines of a batch are validated in the processes of the run's pool when one is given
+(:mod:`textcontract.inputs._batch_lines`); everything else is read by this process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from array import array
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from textcontract._files import read_input_bytes, read_stream_bytes
 from textcontract.errors import InputError, Location, Problem
@@ -36,12 +40,14 @@ from textcontract.inputs._items import (
     HeldInput,
     InputItem,
     LineInput,
+    LineRef,
     fingerprint,
 )
 from textcontract.model import Context
 
 if TYPE_CHECKING:
-    from textcontract.inputs._batch import BatchLines  # imported for a batch only
+    from textcontract._pool import Pool
+    from textcontract.inputs._batch_lines import BatchLines  # imported for a batch only
 
 __all__ = ["CheckInputs", "read_inputs", "request_problems"]
 
@@ -62,7 +68,8 @@ class CheckInputs:
 
     Per document it holds 33 bytes (a SHA-256 and whether a paired context goes with it);
     a file named on the command line is kept as its argument, and a folder is searched
-    again in the second pass rather than its documents' paths being kept. Iterate it for
+    again in the second pass rather than its documents' paths being kept. Per batch line it
+    holds 48 bytes (a SHA-256, where the line starts and how long it is). Iterate it for
     the second pass; use it as a context manager, which removes the copy of a batch read
     from a pipe.
     """
@@ -74,6 +81,8 @@ class CheckInputs:
         self._paired = bytearray()
         self._prints = bytearray()
         self._batch: BatchLines | None = None
+        self._starts = array("Q")
+        self._lengths = array("Q")
 
     def __len__(self) -> int:
         return len(self._prints) // PRINT_SIZE
@@ -142,21 +151,26 @@ class CheckInputs:
                 display_path(folder.path),
             )
 
-    def _lines(self, batch: BatchLines) -> Iterator[LineInput]:
-        index = 0
-        for number, data in batch.lines():
-            if index >= len(self) or hashlib.sha256(data).digest() != self._print(index):
+    def _lines(self, batch: BatchLines) -> Iterator[LineInput | LineRef]:
+        """The second pass over a batch; every line was valid, so line N is entry N - 1.
+        A file's lines are read by whoever checks them; lines of a file no worker could
+        open by a path (a copy of a stream, ``/dev/stdin``) are read here."""
+        batch.check_unchanged()
+        for index, (start, length) in enumerate(zip(self._starts, self._lengths, strict=True)):
+            number = index + 1
+            printed = self._print(index)
+            if batch.shared is not None:
+                yield LineRef(batch.display, batch.shared, number, start, length, printed)
+                continue
+            data = batch.read(start, length, number)
+            if hashlib.sha256(data).digest() != printed:
                 raise InputError.at(
                     "the batch changed since it was validated; run again",
                     batch.display,
                     line=number,
                 )
-            index += 1
             yield LineInput(batch.display, number, data)
-        if index != len(self):
-            raise InputError.at(
-                "the batch changed since it was validated; run again", batch.display
-            )
+        batch.check_unchanged()
 
 
 def read_inputs(
@@ -166,6 +180,7 @@ def read_inputs(
     context: str | None = None,
     stdin_json: bool = False,
     stdin: BinaryIO | None = None,
+    pool: Pool[Any] | None = None,
 ) -> CheckInputs:
     """The first pass over ``check``'s inputs; raises one :class:`InputError` listing every
     problem of every input.
@@ -173,14 +188,15 @@ def read_inputs(
     ``documents`` are paths as given (``-`` for standard input, read from ``stdin``, as
     JSON when ``stdin_json``, else markdown); ``batch`` a batch file (``-`` for standard
     input); ``context`` the one context for every document (else each file's paired
-    ``X.context.json``, else the empty context).
+    ``X.context.json``, else the empty context). A batch's lines are validated in the
+    processes of ``pool`` when given (which then decides, once, whether the run has workers).
     """
     problems = request_problems(documents, batch)
     shared = _shared_context(context, problems)
     inputs = CheckInputs(shared if shared is not None else Context.empty())
     try:
         if batch is not None and not documents:
-            _read_batch(inputs, batch, stdin, problems)
+            _read_batch(inputs, batch, stdin, problems, pool)
         else:
             _Reader(inputs, problems, stdin, stdin_json, paired=context is None).read(documents)
     except BaseException:
@@ -213,18 +229,24 @@ def _shared_context(context: str | None, problems: list[Problem]) -> Context | N
 
 
 def _read_batch(
-    inputs: CheckInputs, batch: str, stdin: BinaryIO | None, problems: list[Problem]
+    inputs: CheckInputs,
+    batch: str,
+    stdin: BinaryIO | None,
+    problems: list[Problem],
+    pool: Pool[Any] | None,
 ) -> None:
     from_stdin = batch == STDIN_ARGUMENT
     if from_stdin and stdin is None:
         problems.append(Problem("there is no standard input to read the batch from"))
         return
-    from textcontract.inputs._batch import BatchLines
+    from textcontract.inputs._batch_lines import BatchLines
 
     lines = BatchLines(batch, STDIN_NAME if from_stdin else display_path(batch))
     inputs._batch = lines
-    for data in lines.validate(stdin if from_stdin else None, problems):
-        inputs._prints += hashlib.sha256(data).digest()
+    for line in lines.validate(stdin if from_stdin else None, problems, pool):
+        inputs._prints += line.fingerprint
+        inputs._starts.append(line.start)
+        inputs._lengths.append(line.length)
 
 
 class _Reader:
