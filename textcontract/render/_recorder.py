@@ -154,10 +154,6 @@ class Recorder:
     def values(self) -> list[FactValue]:
         return [claim[1] for claim in self.claims]
 
-    def printed_markers(self) -> bool:
-        """Whether anything printed a marker: a claim or a surface block."""
-        return bool(self.claims or self.surface_parts)
-
     def marker_length(self) -> int:
         """How many code points the markers recorded so far take."""
         openings = len(self.openings)
@@ -167,11 +163,6 @@ class Recorder:
             + openings * SURFACE_OPEN_LENGTH
             + (len(self.surface_parts) - openings) * len(SURFACE_CLOSE)
         )
-
-    def blocks_in_sequence(self) -> bool:
-        """Whether the surface blocks were rendered one after another (none inside
-        another, each closed), each name once."""
-        return self.in_sequence and not self.in_block
 
     def occurrence(self, ident: int) -> Occurrence:
         key, value, frame, offset = self.claims[ident]
