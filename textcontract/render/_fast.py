@@ -4,25 +4,28 @@ The usual output holds exactly the markers the recorder recorded, in the order r
 (each claim printed once, where it was evaluated), surface blocks one after another and
 each once, no key claimed twice on a surface with two values, and no reserved code point
 or lone surrogate besides the markers. For it, :func:`read_fast` builds the Document with
-calls of builtins over all markers at once — ``split``, ``map``, ``join`` — so Python
-code runs per surface block, never per claim: each surface's claims come in the
-dictionary the recorder put them in while recording. For any other
-output it returns None, having raised nothing, and the marker-by-marker reader of
-``_assemble`` reads it and reports what is wrong. Tests hold the two readers to the same
-Document on generated templates.
+calls of builtins over all markers at once — ``split``, ``map``, ``join`` — so Python code
+runs per surface block, never per claim: each surface's claims come in the dictionary the
+recorder put them in while recording. For any other output it returns None, having raised
+nothing, and the marker-by-marker reader of ``_assemble`` reads it and reports what is
+wrong. Tests hold the two readers to the same Document on generated templates.
 
 The output is cut at the separator; ``str.removeprefix`` takes each marker's head off the
-part after it. A part that does not start with its head keeps it, so the length of the
-texts proves that every part had its head: markers take what ``recorder.marker_length()``
-says (computed here from the numbers of claims and blocks), and the texts must take the
-rest. A key claimed twice on a surface shows as a dictionary shorter than the surface's
-claims; only then does Python code compare values and build that surface's anchors.
+part after it. The heads follow from the recording: claim ``i``'s are
+``MARKER_HEADS[2 * i + 1]`` and ``MARKER_HEADS[2 * i + 2]``, and the surface markers'
+(``SURFACE_MARKER_HEADS``) stand in the parts ``recorder.surface_parts`` names. A part
+that does not start with its head keeps it, so the length of the texts proves that every
+part had its head: the markers take what ``recorder.marker_length()`` says (computed here
+from the numbers of claims and blocks), and the texts must take the rest. A key claimed
+twice on a surface shows as a dictionary shorter than the surface's claims; only then does
+Python code compare values and build that surface's anchors.
 
 A surface keeps its parts — the text before its first claim, then each claim's text and
 the text after it — and its anchors are built from them when first read
 (``new_surface_with_deferred_anchors``): the reader builds no object per claim. This code
-runs right after Jinja2's, when little of it is still in the processor's caches, so it makes as few
-calls as it can: each costs about twice what it costs in a loop of its own.
+runs right after Jinja2's, when little of it is still in the processor's caches: each call,
+and each builtin it reaches that Jinja2 does not, costs a few cache misses, so it makes as
+few as it can.
 """
 
 from __future__ import annotations
