@@ -22,11 +22,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from jinja2 import UndefinedError
 
-from textcontract.model import Document
+from textcontract.model import Anchor, Document
 from textcontract.render import RenderError, environment, render
+from textcontract.render import _markers as markers
 from textcontract.render._assemble import assemble
 from textcontract.render._fast import read_fast
-from textcontract.render._markers import CLAIM_HEADS, new_separator
+from textcontract.render._markers import CLAIM_HEADS, SURFACE_HEADS, new_separator
 from textcontract.render._recorder import ACTIVE, Recorder
 
 ENVIRONMENTS = {
@@ -370,3 +371,80 @@ def test_a_nul_in_a_surface_state_is_a_render_error() -> None:
     with pytest.raises(RenderError, match="the state of surface 's' contains U\\+0000") as caught:
         render("\n{% surface 's', state=v %}x{% endsurface %}", {"v": "a\x00"})
     assert caught.value.line == 2
+
+
+def test_blocks_past_the_table_of_surface_heads() -> None:
+    # blocks from len(SURFACE_HEADS) on have their heads formatted; both kinds mix, with
+    # claims on both sides of the table of claim heads
+    count = len(SURFACE_HEADS) + 6
+    source = (
+        "{% for i in range(n) %}{% surface 's' ~ i %}{{ claim('k', i) }}{% endsurface %}"
+        "{{ claim('b' ~ i, i) }},{% endfor %}"
+        "{% for i in range(m) %}{{ claim('late' ~ i, i) }}{% endfor %}"
+    )
+    template = environment().from_string(source)
+    for more in (0, len(CLAIM_HEADS)):
+        recorder = Recorder()
+        token = ACTIVE.set(recorder)
+        try:
+            output = template.render(n=count, m=more)
+        finally:
+            ACTIVE.reset(token)
+        fast = read_fast(output, recorder, "current")
+        assert fast is not None
+        assert fast == assemble(output, recorder, "current", template, fast=False)
+        assert fast.names == ("body", *(f"s{i}" for i in range(count)))
+        last = fast.surface(f"s{count - 1}")
+        assert last is not None
+        assert (last.text, last.claims) == (str(count - 1), {"k": count - 1})
+
+
+def test_a_key_claimed_again_around_blocks_reads_alike() -> None:
+    # keys claimed twice in the body (on both sides of blocks) and in a block: the readers
+    # take the claims of the body or of the block apart from the others
+    for source in (
+        "{{ claim('k', 1) }}{% surface 'a' %}{{ claim('k', 2) }}{{ claim('k', 2) }}"
+        "{% endsurface %}{{ claim('k', 1) }}{% surface 'b' %}{{ claim('j', 3) }}"
+        "{% endsurface %}{{ claim('k', 1) }}",
+        "{% surface 'a' %}{{ claim('k', 2) }}{% endsurface %}{{ claim('k', 1) }}"
+        "{{ claim('k', 1.0) }}",
+        "{{ claim('x', 1) }}{% surface 'a' %}{{ claim('k', 2) }}{{ claim('k', 3) }}"
+        "{% endsurface %}",
+    ):
+        rendered = _rendered(source, False, False)
+        assert rendered is not None
+        template, output, recorder = rendered
+        plain = _outcome(output, recorder, template, fast=False)
+        assert _outcome(output, recorder, template, fast=True) == plain
+    document = render(
+        "{{ claim('k', 1) }}{% surface 'a' %}{{ claim('k', 2) }}{% endsurface %}"
+        "-{{ claim('k', 1) }}"
+    )
+    body = document.surface("body")
+    assert body is not None
+    assert body.anchors == {"k": (Anchor(0, 1, "1"), Anchor(2, 3, "1"))}
+
+
+def test_the_nonce_comes_from_os_urandom_where_getrandom_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def missing(size: int) -> bytes:
+        raise OSError(38, f"getrandom({size}): function not implemented")
+
+    monkeypatch.setattr(markers, "_random_bytes", missing)
+    separators = {new_separator() for _ in range(20)}
+    assert all(len(s) == 7 and s[0] == "\x00" and s[1:].isdigit() for s in separators)
+    assert len(separators) > 15
+    assert render("{{ claim('k', 1) }}").surfaces[0].claims == {"k": 1}
+
+
+def test_the_tables_of_heads_are_the_heads_formatted() -> None:
+    for count in (0, 1, 3, len(CLAIM_HEADS), len(CLAIM_HEADS) + 3):
+        expected = [""]
+        for ident in range(count):
+            expected += [f"1{ident:07d}", "2"]
+        assert list(markers.claim_heads(count)) == expected
+    expected = []
+    for ident in range(len(SURFACE_HEADS) + 5):
+        expected += [f"3{ident:07d}", "4"]
+    assert [markers.surface_marker_head(index) for index in range(len(expected))] == expected

@@ -143,16 +143,13 @@ def new_surface_with_deferred_anchors(
     returns, built when first read (as :func:`new_surface_from_pieces`). ``build`` must
     not change its arguments: threads may read the anchors first at once."""
     surface: Any = _new(Surface)
-    surface.__dict__.update(
-        {
-            "name": name,
-            "text": text,
-            "state": state,
-            "claims": claims,
-            "origin": _ORIGIN,
-            _PIECES: (build, arguments),
-        }
-    )
+    fields = surface.__dict__  # filled in place: no dictionary to copy from
+    fields["name"] = name
+    fields["text"] = text
+    fields["state"] = state
+    fields["claims"] = claims
+    fields["origin"] = _ORIGIN
+    fields[_PIECES] = (build, arguments)
     return surface  # type: ignore[no-any-return]
 
 

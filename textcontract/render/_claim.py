@@ -8,12 +8,17 @@ Templates reach it two ways. :class:`~textcontract.render.ClaimExtension` rewrit
 call ``claim(…)`` into the filter call ``(none)|textcontract_claim(…)`` at compile time, since
 Jinja2 calls a filter directly but a global through ``Context.call`` (about three times the
 cost). Templates that bind the name ``claim`` themselves keep calling the ``claim`` global.
+A call whose key and format are written as constants (``claim("order.total", total,
+fmt=".2f")``, the usual call) compiles into ``textcontract_claim_constant``, which checks
+the value only: the extension checked the key and the format when compiling. Both filters
+fall back on the same checked path and give what it gives (a property test holds them to
+it).
 """
 
 from __future__ import annotations
 
 from math import isfinite
-from sys import _getframe
+from sys import _getframe, float_info
 from types import FrameType
 from typing import Any
 
@@ -43,6 +48,9 @@ CONSTANT_CLAIM_FILTER = "textcontract_claim_constant"
 _FORMAT_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError)
 _PLAIN_TYPES = frozenset({int, bool, type(None)})
 _HEADS = len(CLAIM_HEADS)
+_HIGHEST = float_info.max
+_LOWEST = -_HIGHEST
+_active = ACTIVE.get
 
 
 def claim(key: Any, value: Any, fmt: Any = None) -> str:
@@ -66,7 +74,7 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
         and key
         and (
             (kind is str and value.isascii())
-            or (kind is float and value - value == 0.0)  # finite
+            or (kind is float and _LOWEST <= value <= _HIGHEST)  # finite
             or kind is int
             or kind is bool
             or value is None
@@ -83,7 +91,7 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
         else:
             text = "\x80"
         if text.isascii() and RESERVED not in text:
-            recorder = ACTIVE.get()
+            recorder = _active()
             if recorder is None:
                 return text
             claims = recorder.claims
@@ -107,36 +115,31 @@ def claim_filter_constant(
     only the value is checked here. The text of a number then holds neither U+0000 nor
     anything beyond ASCII, whatever the number: the format has no ``c`` or ``n`` type."""
     kind = type(value)
-    if kind is str:
-        if value.isascii() and RESERVED not in value:
-            text = value if fmt is None else _format_or_none(value, fmt)
+    if (
+        (kind is float and _LOWEST <= value <= _HIGHEST)  # finite
+        or kind is int
+        or kind is bool
+        or value is None
+        or (kind is str and value.isascii() and RESERVED not in value)
+    ):
+        try:
+            text = (value if kind is str else str(value)) if fmt is None else format(value, fmt)
+        except _FORMAT_ERRORS:
+            pass  # _claim reports it
         else:
-            text = None
-    elif kind is int or kind is bool or value is None or (kind is float and value - value == 0.0):
-        text = str(value) if fmt is None else _format_or_none(value, fmt)
-    else:
-        text = None
-    if text is not None:
-        recorder = ACTIVE.get()
-        if recorder is None:
-            return text
-        claims = recorder.claims
-        ident = len(claims)
-        if ident < _HEADS:
-            # Recorder.claimed(), inlined (as in claim_filter)
-            caller = _getframe(1)
-            claims.append((key, value, caller, caller.f_lasti))
-            recorder.surface_claims[key] = value
-            return f"{recorder.separator}{CLAIM_HEADS[ident]}{text}{recorder.claim_close}"
+            recorder = _active()
+            if recorder is None:
+                return text
+            claims = recorder.claims
+            ident = len(claims)
+            if ident < _HEADS:
+                # Recorder.claimed(), inlined (as in claim_filter)
+                caller = _getframe(1)
+                claims.append((key, value, caller, caller.f_lasti))
+                recorder.surface_claims[key] = value
+                return f"{recorder.separator}{CLAIM_HEADS[ident]}{text}{recorder.claim_close}"
     caller = _getframe(1)
     return _claim(key, value, fmt, caller, caller.f_lasti)
-
-
-def _format_or_none(value: FactValue, fmt: str) -> str | None:
-    try:
-        return format(value, fmt)
-    except _FORMAT_ERRORS:
-        return None  # _claim reports it
 
 
 def constant_key(key: object) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from jinja2 import Environment, nodes, pass_context
@@ -75,7 +76,9 @@ class ClaimExtension(Extension):
         return source
 
     def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
-        """Compile ``claim(…)`` into ``(none)|textcontract_claim(…)`` (see ``_claim``).
+        """Compile ``claim(…)`` into ``(none)|textcontract_claim(…)`` (see ``_claim``), or
+        into ``(none)|textcontract_claim_constant(…)`` when its key and format are
+        constants that need no check when rendering (:func:`_constant_arguments`).
 
         Only when every use of the name ``claim`` in the template is such a call: a
         template that defines, imports or passes ``claim`` keeps Jinja2's usual lookup.
@@ -198,11 +201,7 @@ def _constant_arguments(tokens: list[Token], start: int) -> bool:
     if not fmt:
         return True
     written = fmt[0]
-    if len(written) == 3 and (written[0].type, written[0].value, written[1].type) == (
-        "name",
-        "fmt",
-        "assign",
-    ):
+    if len(written) == 3 and written[0].test("name:fmt") and written[1].type == "assign":
         written = written[2:]
     return len(written) == 1 and written[0].type == "string" and constant_format(written[0].value)
 
@@ -216,7 +215,7 @@ def _arguments(tokens: list[Token], start: int) -> list[list[Token]] | None:
     call does not end, which the parser reports)."""
     arguments: list[list[Token]] = [[]]
     depth = 0
-    for token in tokens[start:]:
+    for token in islice(tokens, start, None):
         kind = token.type
         if depth == 0 and kind == "rparen":
             return arguments

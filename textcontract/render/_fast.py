@@ -4,25 +4,28 @@ The usual output holds exactly the markers the recorder recorded, in the order r
 (each claim printed once, where it was evaluated), surface blocks one after another and
 each once, no key claimed twice on a surface with two values, and no reserved code point
 or lone surrogate besides the markers. For it, :func:`read_fast` builds the Document with
-calls of builtins over all markers at once — ``split``, ``map``, ``join`` — so Python
-code runs per surface block, never per claim: each surface's claims come in the
-dictionary the recorder put them in while recording. For any other
-output it returns None, having raised nothing, and the marker-by-marker reader of
-``_assemble`` reads it and reports what is wrong. Tests hold the two readers to the same
-Document on generated templates.
+calls of builtins over all markers at once — ``split``, ``map``, ``join`` — so Python code
+runs per surface block, never per claim: each surface's claims come in the dictionary the
+recorder put them in while recording. For any other output it returns None, having raised
+nothing, and the marker-by-marker reader of ``_assemble`` reads it and reports what is
+wrong. Tests hold the two readers to the same Document on generated templates.
 
 The output is cut at the separator; ``str.removeprefix`` takes each marker's head off the
-part after it. A part that does not start with its head keeps it, so the length of the
-texts proves that every part had its head: markers take what ``recorder.marker_length()``
-says (computed here from the numbers of claims and blocks), and the texts must take the
-rest. A key claimed twice on a surface shows as a dictionary shorter than the surface's
-claims; only then does Python code compare values and build that surface's anchors.
+part after it. The heads follow from the recording: claim ``i``'s are
+``MARKER_HEADS[2 * i + 1]`` and ``MARKER_HEADS[2 * i + 2]``, and the surface markers'
+(``SURFACE_MARKER_HEADS``) stand in the parts ``recorder.surface_parts`` names. A part
+that does not start with its head keeps it, so the length of the texts proves that every
+part had its head: the markers take what ``recorder.marker_length()`` says (computed here
+from the numbers of claims and blocks), and the texts must take the rest. A key claimed
+twice on a surface shows as a dictionary shorter than the surface's claims; only then does
+Python code compare values and build that surface's anchors.
 
 A surface keeps its parts — the text before its first claim, then each claim's text and
 the text after it — and its anchors are built from them when first read
 (``new_surface_with_deferred_anchors``): the reader builds no object per claim. This code
-runs right after Jinja2's, when little of it is still in the processor's caches, so it makes as few
-calls as it can: each costs about twice what it costs in a loop of its own.
+runs right after Jinja2's, when little of it is still in the processor's caches: each call,
+and each builtin it reaches that Jinja2 does not, costs a few cache misses, so it makes as
+few as it can.
 """
 
 from __future__ import annotations
@@ -47,7 +50,9 @@ from textcontract.render._markers import (
     RESERVED,
     SEPARATOR_LENGTH,
     SURFACE_CLOSE,
+    SURFACE_MARKER_HEADS,
     claim_heads,
+    surface_marker_head,
 )
 from textcontract.render._recorder import (
     CLAIM_MARKERS_LENGTH,
@@ -60,13 +65,14 @@ __all__ = ["latin1", "read_fast"]
 
 _BLOCK_MARKERS = 2 * SEPARATOR_LENGTH + SURFACE_OPEN_LENGTH + len(SURFACE_CLOSE)
 _TABLE = len(CLAIM_HEADS)
+_SURFACE_TABLE = len(SURFACE_MARKER_HEADS)
 
 
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     """The Document of the usual ``output`` (module docstring), or None for any other."""
     parts = output.split(recorder.separator)
     if not (output.isascii() or latin1(output) or is_valid_unicode(output)):
-        return None
+        return None  # a lone surrogate
     if recorder.surface_parts:
         return _with_blocks(output, recorder, state, parts)
     claims = recorder.claims
@@ -74,9 +80,8 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     if len(parts) != count + count + 1:
         return None
     # map() stops at the last part: the table holds the heads of the first claims' markers
-    texts = list(
-        map(str.removeprefix, parts, MARKER_HEADS if count <= _TABLE else claim_heads(count))
-    )
+    heads = MARKER_HEADS if count <= _TABLE else claim_heads(count)
+    texts = list(map(str.removeprefix, parts, heads))
     text = "".join(texts)
     # a part that kept its head makes the text longer than the output without markers
     if len(output) - len(text) != count * CLAIM_MARKERS_LENGTH or RESERVED in text:
@@ -84,77 +89,71 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     claimed = recorder.body_claims
     if len(claimed) == count:  # every key once: anchors built when first read
         keys = list(claimed)  # (the surface's dictionary is its reader's to change)
-        return new_document(
-            (
-                new_surface_with_deferred_anchors(
-                    BODY, text, state, claimed, anchors_of_pieces, (texts, keys)
-                ),
-            )
+        body = new_surface_with_deferred_anchors(
+            BODY, text, state, claimed, anchors_of_pieces, (texts, keys)
         )
+        return new_document((body,))
     repeated = _repeated(BODY, text, state, claims, texts)
     return None if repeated is None else new_document((repeated,))
 
 
 def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) -> Document | None:
     """:func:`read_fast` for blocks rendered one after another, each once: the parts of
-    block ``i`` lie between ``surface_parts[2 * i]`` and ``surface_parts[2 * i + 1]``, the
-    parts it opens and ends, and the body's text goes on in the part its end starts."""
-    marks, claims = recorder.surface_parts, recorder.claims
-    if len(parts) != len(claims) * 2 + len(marks) + 1 or recorder.in_block:
+    a block lie between the two parts its markers start (``surface_parts``), and the
+    body's text goes on in the part its end starts."""
+    marks, count = recorder.surface_parts, len(recorder.claims)
+    if len(parts) != count + count + len(marks) + 1 or recorder.in_block:
         return None
     if not recorder.in_sequence:  # a block inside another, or a name again
         return None
-    heads = list(claim_heads(len(claims)))
-    for index, head in enumerate(recorder.surface_heads):  # in order: each where it stands
-        heads.insert(marks[index], head)
+    heads = list(MARKER_HEADS[: count + count + 1] if count <= _TABLE else claim_heads(count))
+    for index, part in enumerate(marks):  # in order: each where it stands
+        heads.insert(
+            part,
+            SURFACE_MARKER_HEADS[index] if index < _SURFACE_TABLE else surface_marker_head(index),
+        )
     texts = list(map(str.removeprefix, parts, heads))
-    before = recorder.surface_claims_before
     body = texts[: marks[0]]  # the body's parts, the text across each block one part
-    size = len(output) - len(claims) * CLAIM_MARKERS_LENGTH
-    outside = len(claims)  # the claims outside blocks
+    size = len(output) - count * CLAIM_MARKERS_LENGTH - len(recorder.openings) * _BLOCK_MARKERS
     blocks: list[Surface] = []
-    for index, (name, claimed) in enumerate(recorder.blocks.items()):
-        opening = index + index  # the block's opening among the surface markers
-        first, last, following = marks[opening], marks[opening + 1], opening + 2
+    marker = 0
+    for name, (claimed, block_state) in recorder.blocks.items():
+        first, last = marks[marker], marks[marker + 1]
         region = texts[first:last]
         text = "".join(region)
-        size -= len(text) + _BLOCK_MARKERS
-        block_state = recorder.openings[index][1] or state
         if RESERVED in text:
             return None
-        count = before[opening + 1] - before[opening]
-        outside -= count
-        if len(claimed) == count:  # every key once
-            blocks.append(
-                new_surface_with_deferred_anchors(
-                    name, text, block_state, claimed, anchors_of_pieces, (region, list(claimed))
-                )
+        size -= len(text)
+        if len(claimed) + len(claimed) + 1 == last - first:  # every key once
+            block = new_surface_with_deferred_anchors(
+                name,
+                text,
+                block_state or state,
+                claimed,
+                anchors_of_pieces,
+                (region, list(claimed)),
             )
         else:
-            repeated = _repeated(
-                name, text, block_state, claims[before[opening] : before[opening + 1]], region
+            found = _repeated(
+                name, text, block_state or state, _claims_between(recorder, first, last), region
             )
-            if repeated is None:
+            if found is None:
                 return None
-            blocks.append(repeated)
+            block = found
+        blocks.append(block)
         body[-1] += texts[last]
-        body += texts[last + 1 : marks[following] if following < len(marks) else None]
+        marker += 2
+        body += texts[last + 1 : marks[marker] if marker < len(marks) else len(texts)]
     text = "".join(body)
-    if len(text) != size or RESERVED in text:
+    if len(text) != size or RESERVED in text:  # a part kept its head, or a foreign U+0000
         return None
-    return _with_body(blocks, text, state, body, recorder, outside)
+    return _with_body(blocks, text, state, body, recorder)
 
 
 def _with_body(
-    blocks: list[Surface],
-    text: str,
-    state: str,
-    pieces: list[str],
-    recorder: Recorder,
-    count: int,
+    blocks: list[Surface], text: str, state: str, pieces: list[str], recorder: Recorder
 ) -> Document | None:
-    """``body`` first when it has anything to say, then the blocks (as ``_assemble``);
-    ``count`` claims were recorded outside blocks."""
+    """``body`` first when it has anything to say, then the blocks (as ``_assemble``)."""
     claimed = recorder.body_claims
     body_block = BODY in recorder.blocks  # one of the blocks is {% surface "body" %}
     if not claimed and (not text or text.isspace()):
@@ -164,7 +163,7 @@ def _with_body(
         return new_document(tuple(blocks))
     if body_block:
         return None
-    if len(claimed) == count:  # every key once
+    if len(claimed) + len(claimed) + 1 == len(pieces):  # every key once
         body = new_surface_with_deferred_anchors(
             BODY, text, state, claimed, anchors_of_pieces, (pieces, list(claimed))
         )
@@ -173,13 +172,24 @@ def _with_body(
     return None if repeated is None else new_document((repeated, *blocks))
 
 
+def _claims_between(recorder: Recorder, first: int, last: int) -> list[Claim]:
+    """The claims of the block whose markers start parts ``first`` and ``last``."""
+    marks = recorder.surface_parts
+    before = (first - 1 - marks.index(first)) // 2  # two markers per claim before it
+    return recorder.claims[before : before + (last - first - 1) // 2]
+
+
 def _body_claims(recorder: Recorder) -> list[Claim]:
     """The claims recorded outside blocks, in order."""
-    claims, before = recorder.claims, recorder.surface_claims_before
-    found = claims[: before[0]]
-    for end, start in zip(before[1::2], [*before[2::2], len(claims)], strict=True):
-        found += claims[end:start]
-    return found
+    claims, marks = recorder.claims, recorder.surface_parts
+    found: list[Claim] = []
+    start = 0  # the first claim of the body's text now read
+    for index, part in enumerate(marks):
+        claimed = (part - 1 - index) // 2  # the claims before the surface marker
+        if index % 2 == 0:  # a block opens: the body's text so far ends
+            found += claims[start:claimed]
+        start = claimed
+    return found + claims[start:]
 
 
 def _repeated(

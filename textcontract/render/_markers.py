@@ -23,9 +23,9 @@ leave them whole.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
-from os import urandom
 from typing import Final
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "SEPARATOR_LENGTH",
     "SURFACE_CLOSE",
     "SURFACE_HEADS",
+    "SURFACE_MARKER_HEADS",
     "SURFACE_OPEN",
     "claim_head",
     "claim_heads",
@@ -47,6 +48,7 @@ __all__ = [
     "first_reserved",
     "new_separator",
     "surface_head",
+    "surface_marker_head",
 ]
 
 RESERVED: Final = "\x00"
@@ -62,6 +64,9 @@ SEPARATOR_LENGTH: Final = 7
 MAX_ID: Final = 10**ID_LENGTH - 1
 
 _NONCE_BASE: Final = 1 << 24
+# os.getrandom (Linux) reads the kernel's secure source as os.urandom does there, without
+# releasing and taking back the GIL around the system call; os.urandom elsewhere
+_random_bytes: Final = getattr(os, "getrandom", os.urandom)
 _ID: Final = re.compile(r"[0-9]{7}")
 
 CLAIM_HEADS: Final = tuple(f"{CLAIM_OPEN}{ident:07d}" for ident in range(1024))
@@ -81,7 +86,11 @@ def new_separator() -> str:
     the 16,777,216 draws, none noticeably more likely). Built with the calls a rendering
     makes anyway (``str`` of an int, a slice, an f-string): code run once per rendering,
     right before Jinja2's, costs what it evicts from the processor's caches."""
-    return f"{RESERVED}{str(_NONCE_BASE + int.from_bytes(urandom(3)))[-6:]}"
+    try:
+        drawn = _random_bytes(3)
+    except OSError:  # a kernel without getrandom(2): os.urandom reads /dev/urandom
+        drawn = os.urandom(3)
+    return f"{RESERVED}{str(_NONCE_BASE + int.from_bytes(drawn))[-6:]}"
 
 
 def encode_id(value: int) -> str:
@@ -91,10 +100,23 @@ def encode_id(value: int) -> str:
 SURFACE_HEADS: Final = tuple(f"{SURFACE_OPEN}{ident:07d}" for ident in range(64))
 """What follows the separator in the opening markers of the first surface blocks."""
 
+SURFACE_MARKER_HEADS: Final = tuple(
+    head for opening in SURFACE_HEADS for head in (opening, SURFACE_CLOSE)
+)
+"""What follows the separator in each surface marker of the first blocks, in order."""
+
 
 def surface_head(ident: int) -> str:
     """What follows the separator in the opening marker of surface block ``ident``."""
     return SURFACE_HEADS[ident] if ident < len(SURFACE_HEADS) else SURFACE_OPEN + encode_id(ident)
+
+
+def surface_marker_head(index: int) -> str:
+    """What follows the separator in the surface marker ``index`` of a rendering whose
+    blocks came one after another (block ``index // 2``'s opening or end)."""
+    if index < len(SURFACE_MARKER_HEADS):
+        return SURFACE_MARKER_HEADS[index]
+    return SURFACE_CLOSE if index % 2 else surface_head(index // 2)
 
 
 def claim_head(ident: int) -> str:

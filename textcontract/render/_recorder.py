@@ -22,9 +22,9 @@ from textcontract.render._markers import (
     MAX_ID,
     SEPARATOR_LENGTH,
     SURFACE_CLOSE,
+    SURFACE_HEADS,
     SURFACE_OPEN,
     claim_head,
-    claim_heads,
     encode_id,
     new_separator,
     surface_head,
@@ -50,6 +50,8 @@ offset (free to read, unlike a frame's line number); :func:`site_of` maps it to 
 
 CLAIM_HEADS_LENGTH: Final = len(claim_head(0)) + len(CLAIM_CLOSE)
 """What the two markers of a claim take after their separators."""
+
+_SURFACE_TABLE: Final = len(SURFACE_HEADS)
 
 CLAIM_MARKERS_LENGTH: Final = 2 * SEPARATOR_LENGTH + CLAIM_HEADS_LENGTH
 """What the two markers of a claim take."""
@@ -102,16 +104,15 @@ class Recorder:
     ``claims`` lists the claims (:data:`Claim`) and ``openings`` the surface blocks
     (:data:`OpeningRecord`) in the order recorded, as plain tuples: ``claim()`` runs
     once per printed claim. Claim ``i``'s markers carry ``claim_head(i)`` and
-    ``CLAIM_CLOSE`` after the separator, so the heads of the markers follow from the
-    number of claims but for the surface markers: ``surface_parts`` says which part of
-    the output each starts (parts are what lies between separators; the first is the
-    text before the first marker), ``surface_claims_before`` how many claims were
-    recorded before it, ``surface_heads`` what it carries. When the output holds exactly
-    these markers in this order (the usual case), the assembler takes its fast path,
-    which reads each surface's claims from the dictionary they were recorded in:
-    ``body_claims`` outside blocks, ``blocks[name]`` for each block; ``surface_claims``
-    is the one of the surface being rendered (a key claimed twice shows as a dictionary
-    shorter than the surface's claims).
+    ``CLAIM_CLOSE`` after the separator, block ``i``'s ``surface_head(i)`` and
+    ``SURFACE_CLOSE``; so the heads of all markers follow from the number of claims and
+    ``surface_parts``, the part of the output each surface marker starts (parts are what
+    lies between separators; the first is the text before the first marker). When the
+    output holds exactly these markers in this order (the usual case), the assembler
+    takes its fast path, which reads each surface's claims from the dictionary they were
+    recorded in: ``body_claims`` outside blocks, ``blocks[name]`` (with the block's
+    state) for each block; ``surface_claims`` is the one of the surface being rendered.
+    A key claimed twice on a surface shows as a dictionary shorter than its claims.
     """
 
     __slots__ = (
@@ -124,8 +125,6 @@ class Recorder:
         "openings",
         "separator",
         "surface_claims",
-        "surface_claims_before",
-        "surface_heads",
         "surface_parts",
     )
 
@@ -137,9 +136,8 @@ class Recorder:
         self.surface_claims = self.body_claims
         self.openings: list[OpeningRecord] = []
         self.surface_parts: list[int] = []
-        self.surface_claims_before: list[int] = []
-        self.surface_heads: list[str] = []
-        self.blocks: dict[str, dict[str, FactValue]] = {}  # the blocks opened, in order
+        # the blocks opened, in order: their claims and state
+        self.blocks: dict[str, tuple[dict[str, FactValue], str | None]] = {}
         self.in_block = False  # a surface block is open
         self.in_sequence = True  # so far, blocks one after another, each once
 
@@ -156,19 +154,6 @@ class Recorder:
     def values(self) -> list[FactValue]:
         return [claim[1] for claim in self.claims]
 
-    def printed_markers(self) -> bool:
-        """Whether anything printed a marker: a claim or a surface block."""
-        return bool(self.claims or self.surface_parts)
-
-    def heads(self) -> list[str]:
-        """What follows the separator in each marker recorded so far, in order, after a
-        first ``""`` for the text before the first marker."""
-        heads = list(claim_heads(len(self.claims)))
-        surface_heads = self.surface_heads
-        for index, part in enumerate(self.surface_parts):  # in order: each where it stands
-            heads.insert(part, surface_heads[index])
-        return heads
-
     def marker_length(self) -> int:
         """How many code points the markers recorded so far take."""
         openings = len(self.openings)
@@ -178,11 +163,6 @@ class Recorder:
             + openings * SURFACE_OPEN_LENGTH
             + (len(self.surface_parts) - openings) * len(SURFACE_CLOSE)
         )
-
-    def blocks_in_sequence(self) -> bool:
-        """Whether the surface blocks were rendered one after another (none inside
-        another, each closed), each name once."""
-        return self.in_sequence and not self.in_block
 
     def occurrence(self, ident: int) -> Occurrence:
         key, value, frame, offset = self.claims[ident]
@@ -209,17 +189,23 @@ class Recorder:
 
     def opened(self, name: str, state: str | None, place: CodePlace) -> str:
         """The marker that starts a surface block."""
-        ident = len(self.openings)
+        openings = self.openings
+        ident = len(openings)
         if ident > MAX_ID:
             raise RenderError(f"more than {MAX_ID + 1:,} surface blocks", site_of(*place))
-        self.openings.append((name, state, place))
+        openings.append((name, state, place))
         blocks = self.blocks
         if self.in_block or name in blocks:
             self.in_sequence = False
         self.in_block = True
-        self.surface_claims = blocks[name] = {}
-        head = surface_head(ident)
-        self._surface_marker(head)
+        claimed: dict[str, FactValue] = {}
+        self.surface_claims = claimed
+        blocks[name] = (claimed, state)
+        parts, claims = self.surface_parts, len(self.claims)
+        # the part it starts: after the text before the first marker, two markers per
+        # claim and one per surface marker so far
+        parts.append(claims + claims + len(parts) + 1)
+        head = SURFACE_HEADS[ident] if ident < _SURFACE_TABLE else surface_head(ident)
         return f"{self.separator}{head}"
 
     def closed(self) -> str:
@@ -228,16 +214,9 @@ class Recorder:
             self.in_sequence = False
         self.in_block = False
         self.surface_claims = self.body_claims
-        self._surface_marker(SURFACE_CLOSE)
-        return f"{self.separator}{SURFACE_CLOSE}"
-
-    def _surface_marker(self, head: str) -> None:
-        claims, parts = len(self.claims), self.surface_parts
-        # the part it starts: after the text before the first marker, two markers per
-        # claim and one per surface marker so far
+        parts, claims = self.surface_parts, len(self.claims)
         parts.append(claims + claims + len(parts) + 1)
-        self.surface_claims_before.append(claims)
-        self.surface_heads.append(head)
+        return f"{self.separator}{SURFACE_CLOSE}"
 
 
 ACTIVE: ContextVar[Recorder | None] = ContextVar("textcontract_render_recorder", default=None)
