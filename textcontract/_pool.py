@@ -196,6 +196,11 @@ class Pool(Generic[S]):
         """Workers :meth:`launch` started and :meth:`start` found unneeded; stopped on exit."""
 
     @property
+    def forks(self) -> bool:
+        """Whether workers launched now would be forked (:func:`start_method`)."""
+        return start_method(self.fork) == "fork"
+
+    @property
     def workers(self) -> int:
         """Worker processes running (0 when everything is done in this process)."""
         return 0 if self._executor is None else self.jobs - 1

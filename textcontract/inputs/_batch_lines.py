@@ -47,8 +47,9 @@ __all__ = [
 CHANGED = "the batch changed since it was validated; run again"
 _CHANGED_WHILE_READ = "the batch changed while it was read; run again"
 _BOM = b"\xef\xbb\xbf"
-_BATCH = 16
-"""Lines per batch a worker validates (about a millisecond of work for W1's lines)."""
+_BATCH = 32
+"""Lines per batch a process validates: about 2.5 ms of work for W1's lines (16 measured
+0.02 s more of this process's time in handing batches out; 64, longer waits at the end)."""
 
 
 class LineAt(NamedTuple):
