@@ -124,17 +124,6 @@ def start_method(fork: bool) -> str:
     return "spawn"
 
 
-def _flushed() -> bool:
-    """Whether standard output and error hold nothing buffered any more."""
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        return False
-    return True
-
-
 def _worker_died(error: BrokenProcessPool, task: str) -> InternalError:
     return InternalError(
         f"a worker process ended unexpectedly (killed, or out of memory); the {task} stopped "
@@ -225,12 +214,11 @@ class Pool(Generic[S]):
             self._executor = None
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        method = start_method(self.fork)
-        if method == "fork" and not _flushed():
-            method = "spawn"  # a forked child would write again what stays buffered here
+        # (multiprocessing flushes standard output and error before it forks or spawns, so
+        # that no child writes again what is buffered here)
         executor = ProcessPoolExecutor(
             max_workers=self.jobs - 1,
-            mp_context=multiprocessing.get_context(method),
+            mp_context=multiprocessing.get_context(start_method(self.fork)),
             initializer=_die_with_parent,
             initargs=(os.getpid(),),
         )

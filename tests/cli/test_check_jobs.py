@@ -292,3 +292,24 @@ def test_workers_launched_and_not_needed_are_stopped_and_reaped(fork: bool) -> N
         assert pool.workers == 0
     assert len(processes) == 1
     assert all(process.exitcode is not None for process in processes)
+
+
+def test_spawned_workers_are_launched_first_and_check_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where workers cannot be forked they are spawned, before the heavy imports; the run
+    (through the fast path, in this process) writes the bytes of one process."""
+    import textcontract._pool as pool_module
+    from textcontract.cli._fast import fast_check
+
+    monkeypatch.setattr(pool_module, "start_method", lambda _: "spawn")
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text("\n".join(_cases(40)) + "\n", encoding="utf-8")
+    outputs = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out-{jobs}.jsonl"
+        arguments = ["check", "--batch", str(batch), *CONTRACT, "-f", "jsonl", "-o", str(target)]
+        assert fast_check([*arguments, "--jobs", jobs]) == 1
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count(b"\n") == 40

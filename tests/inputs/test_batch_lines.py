@@ -348,3 +348,45 @@ def test_a_copy_of_a_stream_is_read_again_here_and_checked(tmp_path: Path) -> No
         spool.flush()
         with pytest.raises(InputError, match=r"<stdin>:3: the batch changed since it was"):
             list(inputs)
+
+
+def test_a_file_no_worker_can_open_by_a_path_is_read_again_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch file whose real path names another file (``/dev/stdin`` redirected from a
+    file since deleted) has its lines read by this process and sent with their bytes."""
+    path = _batch(tmp_path, 3)
+    monkeypatch.setattr(os.path, "realpath", lambda _: str(tmp_path / "gone"))
+    with read_inputs([], batch=str(path)) as inputs:
+        assert inputs._batch is not None
+        assert inputs._batch.shared is None
+        items = list(inputs)
+        assert [type(item) for item in items] == [LineInput] * 3
+        assert [load_input(item, inputs.context).origin.source for item in items] == [
+            "c000",
+            "c001",
+            "c002",
+        ]
+        path.write_bytes(path.read_bytes().replace(b"Order 1 ", b"Order 7 "))
+        with pytest.raises(InputError, match=r"cases.jsonl:2: the batch changed since it was"):
+            list(inputs)
+
+
+def test_a_copy_cut_short_and_a_failing_read_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _batch(tmp_path, 3).read_bytes()
+    with read_inputs([], batch="-", stdin=io.BytesIO(data)) as inputs:
+        assert inputs._batch is not None
+        assert inputs._batch._spool is not None
+        inputs._batch._spool.truncate(len(data) - 10)
+        with pytest.raises(InputError, match=r"<stdin>:3: the batch changed since it was"):
+            list(inputs)
+    path = tmp_path / "cases.jsonl"
+
+    def failing(*_: object) -> bytes:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "pread", failing)
+    with pytest.raises(InputError, match=r"cases.jsonl: cannot read file again: Input/output"):
+        read_line(str(path), 0, 4, "cases.jsonl", 1, CHANGED)
