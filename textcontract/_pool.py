@@ -150,10 +150,22 @@ def _run_batch(setup: Callable[[], Any], work: Callable[[Any, T], R], batch: lis
     return [work(state, item) for item in batch]
 
 
-def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+def _batched(
+    items: Iterable[T], size: int, total: int | None = None, processes: int = 1
+) -> Iterator[list[T]]:
+    """Batches of ``size`` items; when the number of items (``total``) is known, smaller ones
+    towards the end — at most half of each process's share of what is left — so that the
+    last batches are short and the processes finish together."""
     iterator = iter(items)
-    while batch := list(islice(iterator, size)):
+    left = total
+    while True:
+        take = size if left is None else max(1, min(size, left // (2 * processes)))
+        batch = list(islice(iterator, take))
+        if not batch:
+            return
         yield batch
+        if left is not None:
+            left -= len(batch)
 
 
 class Pool(Generic[S]):
@@ -257,11 +269,13 @@ class Pool(Generic[S]):
         batch: int,
         local: S,
         setup: Callable[[], Callable[[], S]],
+        total: int | None = None,
     ) -> Iterator[R]:
         """``work(state, item)`` for every item, results in item order.
 
         This process works with the state ``local``; ``setup()`` — called only when
-        there are workers — gives the picklable callable that makes a worker's.
+        there are workers — gives the picklable callable that makes a worker's. ``batch``
+        items go out together; given the number of items (``total``), fewer at the end.
         """
         if not self.started:
             raise RuntimeError("start the pool first")
@@ -269,8 +283,9 @@ class Pool(Generic[S]):
             for item in items:
                 yield work(local, item)
             return
+        chunks = _batched(items, batch, total, self.jobs)
         try:
-            yield from self._spread(self._executor, setup(), work, items, batch, local)
+            yield from self._spread(self._executor, setup(), work, chunks, local)
         except BrokenProcessPool as error:
             self._broken = True
             raise _worker_died(error, self.task) from None
@@ -280,14 +295,13 @@ class Pool(Generic[S]):
         executor: ProcessPoolExecutor,
         shipped: Callable[[], S],
         work: Callable[[S, T], R],
-        items: Iterable[T],
-        batch: int,
+        chunks: Iterator[list[T]],
         local: S,
     ) -> Iterator[R]:
         """:meth:`map` with workers: batches to them while they keep up, else done here."""
         limit = self.workers * _IN_FLIGHT_PER_WORKER
         pending: deque[_Sent[T, R] | list[R]] = deque()
-        for chunk in _batched(items, batch):
+        for chunk in chunks:
             running = sum(1 for entry in pending if isinstance(entry, _Sent) and entry.in_flight)
             if running < limit:
                 pending.append(_Sent(executor.submit(_run_batch, shipped, work, chunk), chunk))

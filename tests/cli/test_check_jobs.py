@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from textcontract._pool import Pool, start_method
 
@@ -313,3 +315,25 @@ def test_spawned_workers_are_launched_first_and_check_the_same(
         outputs.append(target.read_bytes())
     assert outputs[0] == outputs[1]
     assert outputs[0].count(b"\n") == 40
+
+
+@given(
+    st.integers(min_value=0, max_value=300),
+    st.integers(min_value=1, max_value=20),
+    st.integers(min_value=1, max_value=4),
+    st.booleans(),
+)
+def test_batches_hold_every_item_in_order_and_shrink_towards_a_known_end(
+    count: int, size: int, processes: int, known: bool
+) -> None:
+    from textcontract._pool import _batched
+
+    batches = list(_batched(range(count), size, count if known else None, processes))
+    assert [item for batch in batches for item in batch] == list(range(count))
+    assert all(1 <= len(batch) <= size for batch in batches)
+    if not known:
+        assert all(len(batch) == size for batch in batches[:-1])
+        return
+    for index, batch in enumerate(batches):
+        left = count - sum(len(earlier) for earlier in batches[:index])
+        assert len(batch) == max(1, min(size, left // (2 * processes)))
