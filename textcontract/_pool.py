@@ -34,8 +34,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from itertools import islice
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -309,12 +310,11 @@ class Pool(Generic[S]):
                 pending.append([work(local, item) for item in chunk])
             while pending and (len(pending) > _BACKLOG or _ready(pending[0])):
                 yield from _results(pending.popleft(), executor)
-        # Nothing left to hand out: take back the batches no worker has started yet — unless
-        # a worker died: Python 3.11's executor, marking its batches failed, would find one
-        # cancelled and print a traceback (the wait below reports the death instead).
+        # Nothing left to hand out: take back the batches no worker has started yet (unless
+        # a worker died: the wait below reports it).
         for index in range(len(pending) - 1, -1, -1):
             entry = pending[index]
-            if isinstance(entry, _Sent) and _all_alive(executor) and entry.future.cancel():
+            if isinstance(entry, _Sent) and _all_alive(executor) and _take_back(entry.future):
                 pending[index] = [work(local, item) for item in entry.chunk]
         while pending:
             yield from _results(pending.popleft(), executor)
@@ -340,6 +340,21 @@ class _Sent(Generic[T, R]):
     @property
     def in_flight(self) -> bool:
         return not self.future.done()
+
+
+def _take_back(future: Future[Any]) -> bool:
+    """Cancel ``future`` if no worker has started it. Should a worker die later, the
+    executor marks every batch it still holds failed, this one included: Python 3.11's
+    would raise InvalidStateError in its thread, with a traceback on stderr, for a cancelled
+    one, so this one ignores that (later versions do so themselves)."""
+    mark_failed = future.set_exception
+
+    def set_exception(exception: BaseException | None) -> None:
+        with suppress(InvalidStateError):  # cancelled: taken back, done by this process
+            mark_failed(exception)
+
+    future.set_exception = set_exception  # type: ignore[method-assign]
+    return future.cancel()
 
 
 def _ready(entry: _Sent[T, R] | list[R]) -> bool:

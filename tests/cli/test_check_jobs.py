@@ -155,18 +155,20 @@ def test_a_batch_named_dev_stdin_is_read_by_its_real_path_or_sent(tmp_path: Path
     assert outputs[0][1].count(b"\n") == 70
 
 
-def _dying_in(module: str, name: str) -> str:
+def _dying_in(module: str, name: str, first: float, each: float) -> str:
     """A script prefix that makes a worker process SIGKILL itself in ``module.name`` (as the
-    OOM killer would), while this process takes its time there, so that the worker is sure
-    to get work of that pass, and to die while much of it is left."""
+    OOM killer would), while this process takes its time there (``first`` seconds on the
+    first call, ``each`` on every call), so that the worker gets work of that pass and dies
+    while this process still has some: a death noticed on a submit, a wait, or after this
+    process took back batches no worker had started."""
     return (
         "import os, signal, importlib, time\n"
         f"module = importlib.import_module({module!r})\n"
-        f"original, parent = module.{name}, os.getpid()\n"
+        f"original, parent, pauses = module.{name}, os.getpid(), [{first}]\n"
         "def dying(*args, **kwargs):\n"
         "    if os.getpid() != parent:\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
-        "    time.sleep(0.005)\n"
+        f"    time.sleep(pauses.pop() if pauses else {each})\n"
         "    return original(*args, **kwargs)\n"
         f"module.{name} = dying\n"
     )
@@ -174,21 +176,22 @@ def _dying_in(module: str, name: str) -> str:
 
 @pytest.mark.skipif(start_method(fork=True) != "fork", reason="workers inherit the patch if forked")
 @pytest.mark.parametrize(
-    ("module", "name"),
+    ("module", "name", "cases", "first", "each"),
     [
-        pytest.param("textcontract.inputs._batch_lines", "parse_case", id="first-pass"),
-        pytest.param("textcontract.engine._stream", "evaluate", id="second-pass"),
+        # 4 chunks of the batch's bytes: all sent at once, two taken back before the death
+        pytest.param("textcontract.inputs._batch_read", "parse_case", 2000, 0.3, 0, id="first"),
+        pytest.param("textcontract.engine._stream", "evaluate", 200, 0, 0.005, id="second"),
     ],
 )
 def test_a_worker_dying_in_either_pass_is_exit_3_with_one_line(
-    tmp_path: Path, module: str, name: str
+    tmp_path: Path, module: str, name: str, cases: int, first: float, each: float
 ) -> None:
     batch = tmp_path / "cases.jsonl"
-    batch.write_text("\n".join(_cases(200)) + "\n", encoding="utf-8")  # 0.7 s of work here
+    batch.write_text("\n".join(_cases(cases)) + "\n", encoding="utf-8")
     output = tmp_path / "out.jsonl"
     code, out, err = _run(
         "check", "--batch", str(batch), *CONTRACT, "-f", "jsonl", "-o", str(output),
-        "--jobs", "2", script=_dying_in(module, name),
+        "--jobs", "2", script=_dying_in(module, name, first, each),
     )  # fmt: skip
     assert (code, out) == (3, b"")
     lines = err.decode().splitlines()
