@@ -340,3 +340,42 @@ def test_batches_hold_every_item_in_order_and_shrink_towards_a_known_end(
     for index, batch in enumerate(batches):
         left = count - sum(len(earlier) for earlier in batches[:index])
         assert len(batch) == max(1, min(size, left // (2 * processes)))
+
+
+def _slow_in_a_worker(state: int, item: int) -> tuple[int, bool]:
+    """0.2 s an item in a worker, 5 ms here (time for the executor to queue batches)."""
+    time.sleep(0.2 if os.getpid() != state else 0.005)
+    return item, os.getpid() != state
+
+
+def test_batches_a_forked_worker_has_not_started_are_taken_back_and_skipped() -> None:
+    """The worker takes 0.2 s an item, this process 5 ms: when this process runs out of
+    items (fewer than its backlog, so that it never waits for the worker before), it takes
+    back every batch the worker has not started, even those queued in the worker's pipe;
+    the worker skips them, and every item is done once, in order."""
+    from textcontract._pool import MIN_ITEMS_FOR_WORKERS
+
+    with Pool[int](2, "check", fork=True) as pool:
+        forked = pool.forks
+        pool.launch()
+        pool.start(MIN_ITEMS_FOR_WORKERS)
+        results = list(pool.map(_slow_in_a_worker, range(24), 1, os.getpid(), lambda: _state))
+    assert [item for item, _ in results] == list(range(24))
+    by_worker = [item for item, in_worker in results if in_worker]
+    assert len(by_worker) <= (1 if forked else 3)
+
+
+def test_a_cancelled_batch_marked_failed_later_raises_nothing() -> None:
+    from concurrent.futures import Future
+
+    from textcontract._pool import _cancel
+
+    future: Future[list[int] | None] = Future()
+    assert _cancel(future)
+    future.set_exception(RuntimeError("a worker died"))  # what the executor does, later
+    assert future.cancelled()
+    running: Future[list[int] | None] = Future()
+    assert running.set_running_or_notify_cancel()
+    assert not _cancel(running)
+    running.set_exception(RuntimeError("a worker died"))
+    assert isinstance(running.exception(), RuntimeError)
