@@ -19,13 +19,14 @@ items no worker is used: starting one costs more than it would save, and workers
 launched early are stopped unused.
 
 Workers die with this process, however it ends (SIGKILL included), so that none is left
-running with parent 1 and the caller's pipes open: see :func:`_die_with_parent`. A
+running with parent 1 and the caller's pipes open: see :func:`_start_worker`. A
 worker that dies makes the run an :class:`~textcontract.errors.InternalError` (exit 3,
 one line), not a traceback.
 """
 
 from __future__ import annotations
 
+import mmap
 import multiprocessing
 import os
 import signal
@@ -34,9 +35,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from itertools import islice
+from contextlib import suppress
+from itertools import count, islice
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -56,9 +58,11 @@ _BACKLOG = 32
 """Finished batches of this process held behind a running one, at most (bounds memory)."""
 
 _STATE: dict[str, Any] = {}
-"""A worker's state (``"state"``) and the setup it was made from (``"setup"``); never set in
-this process. A batch brings its setup along; a worker makes its state again only when
-the setup differs from the last one (once per pass)."""
+"""A worker's state (``"state"``), the setup it was made from (``"setup"``) and the pool's
+claims (``"claims"``); never set in this process. A batch brings its setup along; a worker
+makes its state again only when the setup differs from the last one (once per pass)."""
+_TICKETS = 1024
+"""Slots of a pool's claims: far more than the batches ever in flight at once."""
 
 
 _PR_SET_PDEATHSIG = 1
@@ -99,11 +103,44 @@ def watch_parent(parent: int, interval: float = _PARENT_POLL_SECONDS) -> threadi
     return watcher
 
 
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: end when ``parent`` (the process that started the pool) ends.
+class _Claims:
+    """Who does each batch handed to forked workers: a worker claims a batch when it starts
+    it, this process when it takes it back to do it itself, whichever comes first (tickets
+    in memory shared with the workers, under one lock). So this process can take back, at
+    the end, every batch no worker has started — queued in a worker's pipe or not — and
+    a worker skips such a batch when it comes to it. (A spawned pool's lock would be a named
+    semaphore that a run ending by ``os._exit`` leaves behind: spawned pools take back only
+    the batches the executor has not queued yet, by cancelling them.)"""
+
+    def __init__(self, context: Any) -> None:
+        # an anonymous shared mapping: inherited by forked workers, no file behind it
+        self.tickets = memoryview(mmap.mmap(-1, 8 * _TICKETS)).cast("q")
+        self.lock = context.Lock()
+
+    def start(self, ticket: int) -> bool:
+        """In a worker: claim batch ``ticket``; False if this process took it back."""
+        with self.lock:
+            if self.tickets[ticket % _TICKETS] == -ticket:
+                return False
+            self.tickets[ticket % _TICKETS] = ticket
+            return True
+
+    def take_back(self, ticket: int) -> bool:
+        """In this process: claim batch ``ticket``; False if a worker has started it."""
+        with self.lock:
+            if self.tickets[ticket % _TICKETS] == ticket:
+                return False
+            self.tickets[ticket % _TICKETS] = -ticket
+            return True
+
+
+def _start_worker(parent: int, claims: _Claims | None) -> None:
+    """Worker initializer: end when ``parent`` (the process that started the pool) ends;
+    keep the pool's claims.
 
     A forked worker inherits this process's signal handlers; it gets those a spawned one
     starts with (SIGTERM ends it, SIGINT raises KeyboardInterrupt)."""
+    _STATE["claims"] = claims
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     if not _parent_death_signal():
@@ -124,17 +161,6 @@ def start_method(fork: bool) -> str:
     return "spawn"
 
 
-def _flushed() -> bool:
-    """Whether standard output and error hold nothing buffered any more."""
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        return False
-    return True
-
-
 def _worker_died(error: BrokenProcessPool, task: str) -> InternalError:
     return InternalError(
         f"a worker process ended unexpectedly (killed, or out of memory); the {task} stopped "
@@ -153,7 +179,13 @@ def _warm_up(preload: tuple[str, ...]) -> None:
         importlib.import_module(name)
 
 
-def _run_batch(setup: Callable[[], Any], work: Callable[[Any, T], R], batch: list[T]) -> list[R]:
+def _run_batch(
+    setup: Callable[[], Any], work: Callable[[Any, T], R], batch: list[T], ticket: int
+) -> list[R] | None:
+    """A batch's results in a worker, or None when this process took it back."""
+    claims = _STATE.get("claims")
+    if claims is not None and not claims.start(ticket):
+        return None
     if _STATE.get("setup") != setup:
         _STATE["setup"] = setup
         _STATE["state"] = setup()
@@ -161,10 +193,22 @@ def _run_batch(setup: Callable[[], Any], work: Callable[[Any, T], R], batch: lis
     return [work(state, item) for item in batch]
 
 
-def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+def _batched(
+    items: Iterable[T], size: int, total: int | None = None, processes: int = 1
+) -> Iterator[list[T]]:
+    """Batches of ``size`` items; when the number of items (``total``) is known, smaller ones
+    towards the end — at most half of each process's share of what is left — so that the
+    last batches are short and the processes finish together."""
     iterator = iter(items)
-    while batch := list(islice(iterator, size)):
+    left = total
+    while True:
+        take = size if left is None else max(1, min(size, left // (2 * processes)))
+        batch = list(islice(iterator, take))
+        if not batch:
+            return
         yield batch
+        if left is not None:
+            left -= len(batch)
 
 
 class Pool(Generic[S]):
@@ -194,6 +238,13 @@ class Pool(Generic[S]):
         """The executor's manager thread, kept by :meth:`finish` for ``__exit__`` to join."""
         self._unused: ProcessPoolExecutor | None = None
         """Workers :meth:`launch` started and :meth:`start` found unneeded; stopped on exit."""
+        self._claims: _Claims | None = None
+        self._tickets = count(1)
+
+    @property
+    def forks(self) -> bool:
+        """Whether workers launched now would be forked (:func:`start_method`)."""
+        return start_method(self.fork) == "fork"
 
     @property
     def workers(self) -> int:
@@ -220,14 +271,16 @@ class Pool(Generic[S]):
             self._executor = None
 
     def _new_executor(self) -> ProcessPoolExecutor:
+        # (multiprocessing flushes standard output and error before it forks or spawns, so
+        # that no child writes again what is buffered here)
         method = start_method(self.fork)
-        if method == "fork" and not _flushed():
-            method = "spawn"  # a forked child would write again what stays buffered here
+        context = multiprocessing.get_context(method)
+        self._claims = _Claims(context) if method == "fork" else None
         executor = ProcessPoolExecutor(
             max_workers=self.jobs - 1,
-            mp_context=multiprocessing.get_context(method),
-            initializer=_die_with_parent,
-            initargs=(os.getpid(),),
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(os.getpid(), self._claims),
         )
         for _ in range(self.jobs - 1):
             executor.submit(_warm_up, self.preload)
@@ -256,6 +309,9 @@ class Pool(Generic[S]):
                 if self._manager is not None:
                     self._manager.join()
             self._executor = None
+        # the last references to the claims' lock: a spawned pool's is a named semaphore,
+        # released now rather than at an exit that may not run the interpreter's handlers
+        self._claims = None
 
     def map(
         self,
@@ -264,11 +320,13 @@ class Pool(Generic[S]):
         batch: int,
         local: S,
         setup: Callable[[], Callable[[], S]],
+        total: int | None = None,
     ) -> Iterator[R]:
         """``work(state, item)`` for every item, results in item order.
 
         This process works with the state ``local``; ``setup()`` — called only when
-        there are workers — gives the picklable callable that makes a worker's.
+        there are workers — gives the picklable callable that makes a worker's. ``batch``
+        items go out together; given the number of items (``total``), fewer at the end.
         """
         if not self.started:
             raise RuntimeError("start the pool first")
@@ -276,8 +334,9 @@ class Pool(Generic[S]):
             for item in items:
                 yield work(local, item)
             return
+        chunks = _batched(items, batch, total, self.jobs)
         try:
-            yield from self._spread(self._executor, setup(), work, items, batch, local)
+            yield from self._spread(self._executor, setup(), work, chunks, local)
         except BrokenProcessPool as error:
             self._broken = True
             raise _worker_died(error, self.task) from None
@@ -287,30 +346,36 @@ class Pool(Generic[S]):
         executor: ProcessPoolExecutor,
         shipped: Callable[[], S],
         work: Callable[[S, T], R],
-        items: Iterable[T],
-        batch: int,
+        chunks: Iterator[list[T]],
         local: S,
     ) -> Iterator[R]:
         """:meth:`map` with workers: batches to them while they keep up, else done here."""
         limit = self.workers * _IN_FLIGHT_PER_WORKER
         pending: deque[_Sent[T, R] | list[R]] = deque()
-        for chunk in _batched(items, batch):
+        for chunk in chunks:
             running = sum(1 for entry in pending if isinstance(entry, _Sent) and entry.in_flight)
             if running < limit:
-                pending.append(_Sent(executor.submit(_run_batch, shipped, work, chunk), chunk))
+                ticket = next(self._tickets)
+                future = executor.submit(_run_batch, shipped, work, chunk, ticket)
+                pending.append(_Sent(future, chunk, ticket))
             else:
                 pending.append([work(local, item) for item in chunk])
             while pending and (len(pending) > _BACKLOG or _ready(pending[0])):
                 yield from _results(pending.popleft(), executor)
-        # Nothing left to hand out: take back the batches no worker has started yet — unless
-        # a worker died: Python 3.11's executor, marking its batches failed, would find one
-        # cancelled and print a traceback (the wait below reports the death instead).
+        # Nothing left to hand out: take back, newest first, each batch no worker has started
+        # (while a worker works on from the oldest), unless a worker died: the wait reports it.
         for index in range(len(pending) - 1, -1, -1):
             entry = pending[index]
-            if isinstance(entry, _Sent) and _all_alive(executor) and entry.future.cancel():
+            if isinstance(entry, _Sent) and _all_alive(executor) and self._take_back(entry):
                 pending[index] = [work(local, item) for item in entry.chunk]
         while pending:
             yield from _results(pending.popleft(), executor)
+
+    def _take_back(self, entry: _Sent[T, R]) -> bool:
+        """Claim ``entry`` for this process, if no worker has started it."""
+        if self._claims is not None:
+            return self._claims.take_back(entry.ticket)
+        return _cancel(entry.future)
 
     def finish(self) -> None:
         """No more work: let the workers exit while this process goes on (``__exit__`` waits)."""
@@ -322,17 +387,34 @@ class Pool(Generic[S]):
 
 
 class _Sent(Generic[T, R]):
-    """A batch handed to the workers, kept so that it can be taken back before it starts."""
+    """A batch handed to the workers: its result to come, its items (to do here if it is
+    taken back) and its ticket in the claims."""
 
-    __slots__ = ("chunk", "future")
+    __slots__ = ("chunk", "future", "ticket")
 
-    def __init__(self, future: Future[list[R]], chunk: list[T]) -> None:
+    def __init__(self, future: Future[list[R] | None], chunk: list[T], ticket: int) -> None:
         self.future = future
         self.chunk = chunk
+        self.ticket = ticket
 
     @property
     def in_flight(self) -> bool:
         return not self.future.done()
+
+
+def _cancel(future: Future[Any]) -> bool:
+    """Cancel ``future`` if the executor has not queued it for a worker yet. Should a worker
+    die later, the executor marks every batch it still holds failed, this one included:
+    Python 3.11's raises InvalidStateError in its thread for a cancelled one, with a
+    traceback on stderr, so this one ignores that."""
+    mark_failed = future.set_exception
+
+    def set_exception(exception: BaseException | None) -> None:
+        with suppress(InvalidStateError):  # cancelled: taken back, done by this process
+            mark_failed(exception)
+
+    future.set_exception = set_exception  # type: ignore[method-assign]
+    return future.cancel()
 
 
 def _ready(entry: _Sent[T, R] | list[R]) -> bool:
@@ -349,10 +431,13 @@ def _results(entry: _Sent[T, R] | list[R], executor: ProcessPoolExecutor) -> lis
         return entry
     while True:
         try:
-            return entry.future.result(timeout=_LIVENESS_SECONDS)
+            result = entry.future.result(timeout=_LIVENESS_SECONDS)
         except TimeoutError:
             if not _all_alive(executor):
                 raise BrokenProcessPool("a worker process died") from None
+            continue
+        assert result is not None  # a batch waited for was claimed by a worker, not taken back
+        return result
 
 
 def _all_alive(executor: ProcessPoolExecutor) -> bool:

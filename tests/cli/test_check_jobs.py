@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from textcontract._pool import Pool, start_method
 
@@ -153,18 +155,20 @@ def test_a_batch_named_dev_stdin_is_read_by_its_real_path_or_sent(tmp_path: Path
     assert outputs[0][1].count(b"\n") == 70
 
 
-def _dying_in(module: str, name: str) -> str:
+def _dying_in(module: str, name: str, first: float, each: float) -> str:
     """A script prefix that makes a worker process SIGKILL itself in ``module.name`` (as the
-    OOM killer would), while this process takes its time there, so that the worker is sure
-    to get work of that pass, and to die while much of it is left."""
+    OOM killer would), while this process takes its time there (``first`` seconds on the
+    first call, ``each`` on every call), so that the worker gets work of that pass and dies
+    while this process still has some: a death noticed on a submit, a wait, or after this
+    process took back batches no worker had started."""
     return (
         "import os, signal, importlib, time\n"
         f"module = importlib.import_module({module!r})\n"
-        f"original, parent = module.{name}, os.getpid()\n"
+        f"original, parent, pauses = module.{name}, os.getpid(), [{first}]\n"
         "def dying(*args, **kwargs):\n"
         "    if os.getpid() != parent:\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
-        "    time.sleep(0.005)\n"
+        f"    time.sleep(pauses.pop() if pauses else {each})\n"
         "    return original(*args, **kwargs)\n"
         f"module.{name} = dying\n"
     )
@@ -172,21 +176,22 @@ def _dying_in(module: str, name: str) -> str:
 
 @pytest.mark.skipif(start_method(fork=True) != "fork", reason="workers inherit the patch if forked")
 @pytest.mark.parametrize(
-    ("module", "name"),
+    ("module", "name", "cases", "first", "each"),
     [
-        pytest.param("textcontract.inputs._batch_lines", "parse_case", id="first-pass"),
-        pytest.param("textcontract.engine._stream", "evaluate", id="second-pass"),
+        # 4 chunks of the batch's bytes: all sent at once, two taken back before the death
+        pytest.param("textcontract.inputs._batch_read", "parse_case", 2000, 0.3, 0, id="first"),
+        pytest.param("textcontract.engine._stream", "evaluate", 200, 0, 0.005, id="second"),
     ],
 )
 def test_a_worker_dying_in_either_pass_is_exit_3_with_one_line(
-    tmp_path: Path, module: str, name: str
+    tmp_path: Path, module: str, name: str, cases: int, first: float, each: float
 ) -> None:
     batch = tmp_path / "cases.jsonl"
-    batch.write_text("\n".join(_cases(200)) + "\n", encoding="utf-8")  # 0.7 s of work here
+    batch.write_text("\n".join(_cases(cases)) + "\n", encoding="utf-8")
     output = tmp_path / "out.jsonl"
     code, out, err = _run(
         "check", "--batch", str(batch), *CONTRACT, "-f", "jsonl", "-o", str(output),
-        "--jobs", "2", script=_dying_in(module, name),
+        "--jobs", "2", script=_dying_in(module, name, first, each),
     )  # fmt: skip
     assert (code, out) == (3, b"")
     lines = err.decode().splitlines()
@@ -292,3 +297,85 @@ def test_workers_launched_and_not_needed_are_stopped_and_reaped(fork: bool) -> N
         assert pool.workers == 0
     assert len(processes) == 1
     assert all(process.exitcode is not None for process in processes)
+
+
+def test_spawned_workers_are_launched_first_and_check_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where workers cannot be forked they are spawned, before the heavy imports; the run
+    (through the fast path, in this process) writes the bytes of one process."""
+    import textcontract._pool as pool_module
+    from textcontract.cli._fast import fast_check
+
+    monkeypatch.setattr(pool_module, "start_method", lambda _: "spawn")
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text("\n".join(_cases(40)) + "\n", encoding="utf-8")
+    outputs = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out-{jobs}.jsonl"
+        arguments = ["check", "--batch", str(batch), *CONTRACT, "-f", "jsonl", "-o", str(target)]
+        assert fast_check([*arguments, "--jobs", jobs]) == 1
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count(b"\n") == 40
+
+
+@given(
+    st.integers(min_value=0, max_value=300),
+    st.integers(min_value=1, max_value=20),
+    st.integers(min_value=1, max_value=4),
+    st.booleans(),
+)
+def test_batches_hold_every_item_in_order_and_shrink_towards_a_known_end(
+    count: int, size: int, processes: int, known: bool
+) -> None:
+    from textcontract._pool import _batched
+
+    batches = list(_batched(range(count), size, count if known else None, processes))
+    assert [item for batch in batches for item in batch] == list(range(count))
+    assert all(1 <= len(batch) <= size for batch in batches)
+    if not known:
+        assert all(len(batch) == size for batch in batches[:-1])
+        return
+    for index, batch in enumerate(batches):
+        left = count - sum(len(earlier) for earlier in batches[:index])
+        assert len(batch) == max(1, min(size, left // (2 * processes)))
+
+
+def _slow_in_a_worker(state: int, item: int) -> tuple[int, bool]:
+    """0.2 s an item in a worker, 5 ms here (time for the executor to queue batches)."""
+    time.sleep(0.2 if os.getpid() != state else 0.005)
+    return item, os.getpid() != state
+
+
+def test_batches_a_forked_worker_has_not_started_are_taken_back_and_skipped() -> None:
+    """The worker takes 0.2 s an item, this process 5 ms: when this process runs out of
+    items (fewer than its backlog, so that it never waits for the worker before), it takes
+    back every batch the worker has not started, even those queued in the worker's pipe;
+    the worker skips them, and every item is done once, in order."""
+    from textcontract._pool import MIN_ITEMS_FOR_WORKERS
+
+    with Pool[int](2, "check", fork=True) as pool:
+        forked = pool.forks
+        pool.launch()
+        pool.start(MIN_ITEMS_FOR_WORKERS)
+        results = list(pool.map(_slow_in_a_worker, range(24), 1, os.getpid(), lambda: _state))
+    assert [item for item, _ in results] == list(range(24))
+    by_worker = [item for item, in_worker in results if in_worker]
+    assert len(by_worker) <= (1 if forked else 3)
+
+
+def test_a_cancelled_batch_marked_failed_later_raises_nothing() -> None:
+    from concurrent.futures import Future
+
+    from textcontract._pool import _cancel
+
+    future: Future[list[int] | None] = Future()
+    assert _cancel(future)
+    future.set_exception(RuntimeError("a worker died"))  # what the executor does, later
+    assert future.cancelled()
+    running: Future[list[int] | None] = Future()
+    assert running.set_running_or_notify_cancel()
+    assert not _cancel(running)
+    running.set_exception(RuntimeError("a worker died"))
+    assert isinstance(running.exception(), RuntimeError)

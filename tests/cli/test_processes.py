@@ -181,10 +181,10 @@ class _ExecutorWithADeadWorker:
 
 def test_a_wait_for_a_result_notices_a_dead_worker_the_executor_missed() -> None:
     # A worker that dies holding a queue lock leaves the executor blind; the wait looks.
-    never: Future[list[int]] = Future()
+    never: Future[list[int] | None] = Future()
     executor = cast(ProcessPoolExecutor, _ExecutorWithADeadWorker())
     with pytest.raises(BrokenProcessPool, match="a worker process died"):
-        _results(_Sent(never, [1]), executor)
+        _results(_Sent(never, [1], 1), executor)
 
 
 def test_exit_does_not_wait_for_a_stuck_thread_the_command_left() -> None:

@@ -22,12 +22,14 @@ from textcontract.contract import parse_contract_file
 from textcontract.engine import check_inputs
 from textcontract.errors import InputError
 from textcontract.inputs import LineInput, LineRef, load_input, parse_case, read_inputs
-from textcontract.inputs._batch_lines import (
+from textcontract.inputs._batch_lines import BatchLines
+from textcontract.inputs._batch_read import (
     CHANGED,
-    BatchLines,
+    Chunk,
     LineAt,
-    _lines,
+    LineSource,
     read_line,
+    split_lines,
     validate_line,
 )
 
@@ -97,7 +99,7 @@ def _model(data: bytes, cap: int) -> list[tuple[int, int, bytes | str]]:
 def test_lines_are_found_where_the_batch_holds_them(data: bytes, cap: int) -> None:
     copy = io.BytesIO()
     with _cap(cap):
-        found = list(_lines(io.BytesIO(data), "b.jsonl", copy))
+        found = list(split_lines(io.BytesIO(data), "b.jsonl", copy))
     described = [
         (number, start, line if isinstance(line, bytes) else line.message)
         for number, start, line in found
@@ -144,36 +146,48 @@ class _SimulatedPool:
 
 
 def _first_pass(
-    path: Path, pool: _SimulatedPool | None, stdin: bool
-) -> tuple[list[str], list[tuple[int, int, bytes]], int]:
-    """(problems, (start, length, fingerprint) of each valid line, lines read)."""
+    path: Path, pool: _SimulatedPool | None, *, stdin: bool = False, chunk: int = 1 << 18
+) -> tuple[list[str], list[tuple[int, int, int, bytes]], int]:
+    """(problems, (number, start, length, fingerprint) of each valid line, lines read)."""
     problems: list[Any] = []
-    lines = BatchLines(str(path), "b.jsonl")
+    lines = BatchLines(str(path), "b.jsonl", chunk)
     with lines, path.open("rb") as stream:
         valid = list(lines.validate(stream if stdin else None, problems, pool))  # type: ignore[arg-type]
     rendered = [problem.render() for problem in problems]
-    return rendered, [(line.start, line.length, line.fingerprint) for line in valid], lines.count
+    found = [(line.number, line.start, line.length, line.fingerprint) for line in valid]
+    return rendered, found, lines.count
 
 
-@settings(max_examples=60)
-@given(st.lists(_PIECES, max_size=24).map(b"".join), st.booleans())
-def test_validation_spread_over_processes_finds_what_one_process_finds(
-    tmp_path_factory: pytest.TempPathFactory, data: bytes, stdin: bool
+@settings(max_examples=150)
+@given(
+    st.lists(_PIECES, max_size=24).map(b"".join),
+    st.integers(min_value=1, max_value=80),
+    st.booleans(),
+)
+def test_chunks_validated_anywhere_find_what_reading_every_line_in_order_finds(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, chunk: int, pooled: bool
 ) -> None:
+    """The fast path (a file cut into chunks of ``chunk`` bytes, each read from the first
+    line that starts in it, in this process or a simulated worker) against the plain one
+    (the lines read one after the other, as from standard input): the same valid lines,
+    problems in the same order, the same count."""
     path = tmp_path_factory.mktemp("batch") / "b.jsonl"
     path.write_bytes(data)
-    pool = _SimulatedPool()
+    pool = _SimulatedPool() if pooled else None
     with _cap(CAP):
-        alone = _first_pass(path, None, stdin)
-        spread = _first_pass(path, pool, stdin)
-    assert spread == alone
-    assert pool.started == min(alone[2], 32)
+        plain = _first_pass(path, None, stdin=True)
+        chunked = _first_pass(path, pool, chunk=chunk)
+        streamed = _first_pass(path, _SimulatedPool(), stdin=True)
+    assert chunked == plain
+    assert streamed == plain
+    if pool is not None:
+        assert pool.started == min(plain[2], 32)
 
 
 def test_workers_read_a_file_s_lines_themselves_and_get_a_copy_s_bytes(tmp_path: Path) -> None:
     path = tmp_path / "b.jsonl"
-    path.write_bytes(b"\n".join(_case(name) for name in "abc") + b"\n")
-    sent: list[LineAt] = []
+    path.write_bytes(b"".join(_case(name) + b"\n" for name in "abc") * 3)
+    sent: list[object] = []
 
     class Recording(_SimulatedPool):
         def map(self, work: Any, items: Iterable[Any], *rest: Any) -> Iterator[Any]:
@@ -181,13 +195,16 @@ def test_workers_read_a_file_s_lines_themselves_and_get_a_copy_s_bytes(tmp_path:
             sent.extend(listed)
             return super().map(work, listed, *rest)
 
-    for stdin, carried in ((False, [None] * 3), (True, [_case(name) for name in "abc"])):
-        sent.clear()
-        problems: list[Any] = []
-        with BatchLines(str(path), "b.jsonl") as lines, path.open("rb") as stream:
-            list(lines.validate(stream if stdin else None, problems, Recording()))  # type: ignore[arg-type]
-        assert problems == []
-        assert [item.data for item in sent] == carried
+    problems: list[Any] = []
+    with BatchLines(str(path), "b.jsonl", 40) as lines:
+        assert len(list(lines.validate(None, problems, Recording()))) == 3  # type: ignore[arg-type]
+    size = path.stat().st_size
+    assert sent == [Chunk(start, min(start + 40, size)) for start in range(0, size, 40)]
+    assert [p.render().split(": ", 1)[1][:12] for p in problems] == ["id: duplicat"] * 6
+    sent.clear()
+    with BatchLines("-", "<stdin>") as lines, path.open("rb") as stream:
+        list(lines.validate(stream, [], Recording()))  # type: ignore[arg-type]
+    assert [item.data for item in sent] == [_case(name) for name in "abc"] * 3  # type: ignore[attr-defined]
 
 
 _JSON = st.recursive(
@@ -318,8 +335,6 @@ def test_a_batch_of_another_size_or_kind_is_a_changed_batch(tmp_path: Path) -> N
 
 def test_a_line_cut_short_since_it_was_found_is_named(tmp_path: Path) -> None:
     path = _batch(tmp_path, 2)
-    from textcontract.inputs._batch_lines import LineSource
-
     source = LineSource(str(path), "cases.jsonl")
     size = path.stat().st_size
     result = validate_line(source, LineAt(2, size - 5, 20))
@@ -348,3 +363,45 @@ def test_a_copy_of_a_stream_is_read_again_here_and_checked(tmp_path: Path) -> No
         spool.flush()
         with pytest.raises(InputError, match=r"<stdin>:3: the batch changed since it was"):
             list(inputs)
+
+
+def test_a_file_no_worker_can_open_by_a_path_is_read_again_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch file whose real path names another file (``/dev/stdin`` redirected from a
+    file since deleted) has its lines read by this process and sent with their bytes."""
+    path = _batch(tmp_path, 3)
+    monkeypatch.setattr(os.path, "realpath", lambda _: str(tmp_path / "gone"))
+    with read_inputs([], batch=str(path)) as inputs:
+        assert inputs._batch is not None
+        assert inputs._batch.shared is None
+        items = list(inputs)
+        assert [type(item) for item in items] == [LineInput] * 3
+        assert [load_input(item, inputs.context).origin.source for item in items] == [
+            "c000",
+            "c001",
+            "c002",
+        ]
+        path.write_bytes(path.read_bytes().replace(b"Order 1 ", b"Order 7 "))
+        with pytest.raises(InputError, match=r"cases.jsonl:2: the batch changed since it was"):
+            list(inputs)
+
+
+def test_a_copy_cut_short_and_a_failing_read_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _batch(tmp_path, 3).read_bytes()
+    with read_inputs([], batch="-", stdin=io.BytesIO(data)) as inputs:
+        assert inputs._batch is not None
+        assert inputs._batch._spool is not None
+        inputs._batch._spool.truncate(len(data) - 10)
+        with pytest.raises(InputError, match=r"<stdin>:3: the batch changed since it was"):
+            list(inputs)
+    path = tmp_path / "cases.jsonl"
+
+    def failing(*_: object) -> bytes:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "pread", failing)
+    with pytest.raises(InputError, match=r"cases.jsonl: cannot read file again: Input/output"):
+        read_line(str(path), 0, 4, "cases.jsonl", 1, CHANGED)

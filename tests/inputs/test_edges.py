@@ -146,7 +146,7 @@ def test_standard_input_that_fails_to_read_is_named() -> None:
 
 
 def test_an_interrupted_first_pass_closes_a_batch_copy(monkeypatch: pytest.MonkeyPatch) -> None:
-    from textcontract.inputs import _batch_lines
+    from textcontract.inputs import _batch_lines, _batch_read
 
     opened: list[object] = []
     temporary = _batch_lines._temporary
@@ -160,7 +160,7 @@ def test_an_interrupted_first_pass_closes_a_batch_copy(monkeypatch: pytest.Monke
         raise KeyboardInterrupt(len(args))
 
     monkeypatch.setattr(_batch_lines, "_temporary", tracked)
-    monkeypatch.setattr(_batch_lines, "parse_case", interrupted)
+    monkeypatch.setattr(_batch_read, "parse_case", interrupted)
     with pytest.raises(KeyboardInterrupt):
         read_inputs([], batch="-", stdin=io.BytesIO(b'{"id": "a", "document": "x"}\n'))
     assert len(opened) == 1

@@ -176,7 +176,9 @@ def _pooled(
     inputs: CheckInputs,
 ) -> Iterator[R]:
     pool.start(len(inputs))
-    results = pool.map(work, iter(inputs), _BATCH, local, lambda: _shipped(local))
+    results = pool.map(
+        work, iter(inputs), _BATCH, local, lambda: _shipped(local), total=len(inputs)
+    )
     for result in results:
         yield _result(result)
     pool.finish()

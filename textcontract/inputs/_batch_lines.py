@@ -1,144 +1,54 @@
-"""The lines of a ``check --batch`` file: found, validated, and read again by offset.
+"""The lines of a ``check --batch`` file: validated in the first pass, read again by offset.
 
-The first pass (:meth:`BatchLines.validate`) reads the file once, line by line, to find
-where each line's bytes are and to refuse lines that are empty or over the size cap (the
-cap applies to each line, not to the file: a batch may hold any number of cases). Every
-other line is validated by :func:`validate_line` — parsed as a case, its SHA-256 taken —
-in this process or, given a pool, in whichever of the pool's processes is free, each one
-reading its lines from the file by offset so that no text goes through a pipe. Results are
-taken in line order, and ids are held to be unique here, so the problems and their order
-are those of one process reading the lines one after the other. The second pass reads each
-line again by offset (:func:`read_line`) and checks it still hashes as validated.
-
-A batch that is not a regular file (standard input, a pipe) is copied to a temporary file
-as it is read, so that the second pass can read it again. The copy has no name a worker
-could open, so its lines travel to workers with their bytes.
+The first pass (:meth:`BatchLines.validate`) validates every line — parsed as a case, its
+SHA-256 taken — in this process or, given a pool, in whichever of the pool's processes is
+free. A batch file that any process can open is cut into chunks of its bytes
+(:func:`~textcontract.inputs._batch_read.validate_chunk`): the process that takes a chunk
+reads the lines that start in it from the file and validates them, so this process neither
+reads the whole file first nor sends any text. A copy of a stream (standard input, a pipe)
+is read here line by line, as it is copied to a temporary file, and its lines travel with
+their bytes (:func:`~textcontract.inputs._batch_read.validate_line`). Either way results are
+taken in line order and ids are held to be unique here, so the problems and their order are
+those of one process reading the lines one after the other. The second pass reads each
+line again by offset and checks it still hashes as validated.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import chain, islice
-from typing import IO, TYPE_CHECKING, Any, BinaryIO, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
-from textcontract._files import MAX_INPUT_ENV, describe_size, input_size_cap, path_problem
+from textcontract._files import path_problem
 from textcontract.errors import InputError, Location, Problem, render_key_path
-from textcontract.inputs._batch import parse_case
+from textcontract.inputs._batch_read import (
+    CHANGED,
+    CHUNK,
+    BadLine,
+    ChunkLines,
+    InvalidLine,
+    LineAt,
+    LineSource,
+    ValidLine,
+    chunks,
+    read_line,
+    shifted,
+    split_lines,
+    unreadable,
+    validate_chunk,
+    validate_line,
+)
 
 if TYPE_CHECKING:
     from textcontract._pool import Pool
 
-__all__ = [
-    "CHANGED",
-    "BadLine",
-    "BatchLines",
-    "InvalidLine",
-    "LineAt",
-    "LineSource",
-    "ValidLine",
-    "read_line",
-    "validate_line",
-]
+__all__ = ["BatchLines"]
 
-CHANGED = "the batch changed since it was validated; run again"
-_CHANGED_WHILE_READ = "the batch changed while it was read; run again"
-_BOM = b"\xef\xbb\xbf"
-_BATCH = 16
-"""Lines per batch a worker validates (about a millisecond of work for W1's lines)."""
-
-
-class LineAt(NamedTuple):
-    """A line to validate: its number, where its bytes are (after the line break, a ``\\r``
-    before it and a BOM are dropped), and the bytes themselves when a worker could not read
-    them from the file (a copy of a stream) or no worker will (no pool)."""
-
-    number: int
-    start: int
-    length: int
-    data: bytes | None = None
-
-
-class BadLine(NamedTuple):
-    """A line refused as it was read (empty, or over the size cap)."""
-
-    number: int
-    problem: Problem
-
-
-class ValidLine(NamedTuple):
-    """A validated line: what the second pass needs to read it again, and its case's id."""
-
-    number: int
-    start: int
-    length: int
-    id: str
-    fingerprint: bytes
-
-
-class InvalidLine(NamedTuple):
-    number: int
-    problems: tuple[Problem, ...]
-
-
-@dataclass(frozen=True)
-class LineSource:
-    """Where :func:`validate_line` reads lines that do not carry their bytes: the batch
-    file's path (None for a copy of a stream) and its name in messages. It is also a
-    worker's setup (calling it gives the state, itself), compared by value."""
-
-    path: str | None
-    display: str
-
-    def __call__(self) -> LineSource:
-        return self
-
-
-def read_line(path: str, start: int, length: int, display: str, number: int, changed: str) -> bytes:
-    """``length`` bytes at ``start`` of the regular file at ``path``; a file that is gone,
-    no longer a regular file, or shorter is an :class:`InputError` (``changed`` at the line
-    ``number`` of ``display`` when the bytes are not there)."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise _unreadable(exc, display) from None
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise InputError.at(changed, display, line=number)
-        data = os.pread(descriptor, length, start)
-    except OSError as exc:
-        raise _unreadable(exc, display) from None
-    finally:
-        os.close(descriptor)
-    if len(data) != length:
-        raise InputError.at(changed, display, line=number)
-    return data
-
-
-def _unreadable(exc: OSError, display: str) -> InputError:
-    return InputError.at(f"cannot read file again: {exc.strerror or exc}", display)
-
-
-def validate_line(source: LineSource, item: LineAt | BadLine) -> ValidLine | InvalidLine:
-    """One line of the first pass, validated where it is run (module-level: pool work)."""
-    if isinstance(item, BadLine):
-        return InvalidLine(item.number, (item.problem,))
-    try:
-        data = item.data if item.data is not None else _read_again(source, item)
-        case = parse_case(data, source.display, item.number)
-    except InputError as error:
-        return InvalidLine(item.number, tuple(error.problems))
-    fingerprint = hashlib.sha256(data).digest()
-    return ValidLine(item.number, item.start, item.length, case.id, fingerprint)
-
-
-def _read_again(source: LineSource, item: LineAt) -> bytes:
-    assert source.path is not None  # a copy's lines carry their bytes
-    where = (item.start, item.length, source.display, item.number)
-    return read_line(source.path, *where, _CHANGED_WHILE_READ)
+_BATCH = 32
+"""Lines of a copied stream per batch a process validates (about 2.5 ms of work for W1)."""
+_COUNT_BLOCK = 64 * 1024
 
 
 def _duplicate(case_id: str, first: int, file: str, line: int) -> Problem:
@@ -156,13 +66,15 @@ class BatchLines:
     whether the file still has the size it had. Use as a context manager: it closes the copy.
     """
 
-    def __init__(self, path: str, display: str) -> None:
+    def __init__(self, path: str, display: str, chunk: int = CHUNK) -> None:
         self.path = path
         self.display = display
+        self.chunk = chunk
+        """Bytes of the file per chunk validated by one process."""
         self.count = 0
         """Lines read by the first pass, valid or not."""
         self.size = 0
-        """Bytes read by the first pass."""
+        """Bytes of the batch the first pass read."""
         self.shared: str | None = None
         """The path any process opens the batch file by (its real path), or None when
         its lines must travel with their bytes: a copy of a stream, or a path that names a
@@ -193,7 +105,8 @@ class BatchLines:
         with self._open_first(stdin, problems) as handle:
             if handle is None:
                 return
-            for result in self._validated(self._scan(handle, keep=pool is None), pool):
+            found = self._by_chunks(handle, pool) if self.shared else self._by_lines(handle, pool)
+            for result in found:
                 if isinstance(result, InvalidLine):
                     problems.extend(result.problems)
                 elif result.id in seen:
@@ -207,17 +120,43 @@ class BatchLines:
         if self.count == 0 and not problems:
             problems.append(Problem("the batch holds no cases", Location(self.display)))
 
-    def _validated(
-        self, items: Iterator[LineAt | BadLine], pool: Pool[Any] | None
+    def _by_chunks(
+        self, handle: BinaryIO, pool: Pool[Any] | None
     ) -> Iterator[ValidLine | InvalidLine]:
+        """The file's chunks validated (by any process of ``pool``), numbered in the file."""
+        self.size = os.fstat(handle.fileno()).st_size
+        source = self.source
+        parts = chunks(self.size, self.chunk)
+        done: Iterator[ChunkLines]
+        if pool is None:
+            done = (validate_chunk(source, part) for part in parts)
+        else:
+            from textcontract._pool import MIN_ITEMS_FOR_WORKERS
+
+            pool.start(_lines_up_to(handle, MIN_ITEMS_FOR_WORKERS))  # workers, or none
+            done = pool.map(validate_chunk, parts, 1, source, lambda: source)
+        for part in done:
+            if part.lines == 0 and part.results:  # the file could not be opened again
+                yield part.results[0]
+                return
+            for result in part.results:
+                yield shifted(result, self.count)
+            self.count += part.lines
+
+    def _by_lines(
+        self, handle: BinaryIO, pool: Pool[Any] | None
+    ) -> Iterator[ValidLine | InvalidLine]:
+        """A stream's lines, read and copied here, validated (by any process of ``pool``)."""
+        items = self._scan(handle)
         source = self.source
         if pool is None:
-            return (validate_line(source, item) for item in items)
+            yield from (validate_line(source, item) for item in items)
+            return
         from textcontract._pool import MIN_ITEMS_FOR_WORKERS
 
         head = list(islice(items, MIN_ITEMS_FOR_WORKERS))
         pool.start(len(head))  # the pool's one decision: workers for the run, or none
-        return pool.map(validate_line, chain(head, items), _BATCH, source, lambda: source)
+        yield from pool.map(validate_line, chain(head, items), _BATCH, source, lambda: source)
 
     def _open_first(self, stdin: BinaryIO | None, problems: list[Problem]) -> _Source:
         if stdin is not None:
@@ -242,17 +181,15 @@ class BatchLines:
             self._spool = _temporary()
         return _Source(handle, owned=True)
 
-    def _scan(self, handle: BinaryIO, *, keep: bool) -> Iterator[LineAt | BadLine]:
-        """Every line of ``handle``, where it is, or why it is refused; copied to the
-        spool when there is one. A line keeps its bytes if ``keep`` or no worker could
-        read it from the file."""
-        keep = keep or self.shared is None
-        for number, start, data in _lines(handle, self.display, self._spool):
+    def _scan(self, handle: BinaryIO) -> Iterator[LineAt | BadLine]:
+        """Every line of ``handle`` with its bytes, or why it is refused; copied to the
+        spool when there is one."""
+        for number, start, data in split_lines(handle, self.display, self._spool):
             self.count = number
             if isinstance(data, Problem):
                 yield BadLine(number, data)
             else:
-                yield LineAt(number, start, len(data), data if keep else None)
+                yield LineAt(number, start, len(data), data)
         self.size = handle.tell() if self._spool is None else self._spool.tell()
 
     def read(self, start: int, length: int, number: int) -> bytes:
@@ -272,9 +209,22 @@ class BatchLines:
         try:
             size = os.stat(self.path).st_size
         except OSError as exc:
-            raise _unreadable(exc, self.display) from None
+            raise unreadable(exc, self.display) from None
         if size != self.size:
             raise InputError.at(CHANGED, self.display)
+
+
+def _lines_up_to(handle: BinaryIO, limit: int) -> int:
+    """How many lines the file of ``handle`` holds, counted up to ``limit`` (reading no
+    further than that takes)."""
+    handle.seek(0)
+    count, last = 0, b""
+    while count < limit and (block := handle.read(_COUNT_BLOCK)):
+        count += block.count(b"\n")
+        last = block
+    if count < limit and last and not last.endswith(b"\n"):
+        count += 1  # the last line, without a line break
+    return min(count, limit)
 
 
 def _shared_path(path: str, opened: os.stat_result) -> str | None:
@@ -307,62 +257,3 @@ def _temporary() -> IO[bytes]:
     import tempfile
 
     return tempfile.TemporaryFile(prefix="textcontract-batch-")
-
-
-def _lines(
-    handle: BinaryIO | IO[bytes], display: str, copy: IO[bytes] | None
-) -> Iterator[tuple[int, int, bytes | Problem]]:
-    """``(number, offset, line)`` of every line: its bytes without the line break (a ``\\r``
-    before it and a BOM dropped) and where they begin, or the :class:`Problem` of a line
-    that is empty or larger than the cap. Every byte read is written to ``copy``."""
-    cap = input_size_cap()
-    number = 0
-    position = 0
-    while raw := handle.readline(cap + 2):
-        number += 1
-        start = position
-        position += len(raw)
-        if copy is not None:
-            copy.write(raw)
-        if not raw.endswith(b"\n") and len(raw) > cap:
-            position += _skip_rest(handle, copy)
-            yield number, start, _too_long(display, number, cap)
-            continue
-        data = raw[:-1] if raw.endswith(b"\n") else raw
-        data = data[:-1] if data.endswith(b"\r") else data
-        if number == 1 and data.startswith(_BOM):
-            data = data[len(_BOM) :]
-            start += len(_BOM)
-        if not data.strip():
-            yield number, start, _empty(display, number)
-            continue
-        yield number, start, data
-
-
-def _skip_rest(handle: BinaryIO | IO[bytes], copy: IO[bytes] | None) -> int:
-    """Read on to the end of an overlong line (copying it, when the batch is copied);
-    returns how many bytes that was."""
-    skipped = 0
-    while chunk := handle.readline(1 << 20):
-        skipped += len(chunk)
-        if copy is not None:
-            copy.write(chunk)
-        if chunk.endswith(b"\n"):
-            break
-    return skipped
-
-
-def _empty(display: str, number: int) -> Problem:
-    return Problem(
-        "empty line: each line holds one case, a JSON object with id, document and "
-        "optionally context",
-        Location(display, number),
-    )
-
-
-def _too_long(display: str, number: int, cap: int) -> Problem:
-    return Problem(
-        f"the line is larger than the input size cap of {describe_size(cap)} "
-        f"(set {MAX_INPUT_ENV} to raise it)",
-        Location(display, number),
-    )

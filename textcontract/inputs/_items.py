@@ -167,7 +167,7 @@ def load_input(item: InputItem, default: Context) -> LoadedInput:
 
 
 def _read_line(item: LineRef) -> bytes:
-    from textcontract.inputs._batch_lines import CHANGED, read_line
+    from textcontract.inputs._batch_read import CHANGED, read_line
 
     data = read_line(item.path, item.start, item.length, item.file, item.line, CHANGED)
     if hashlib.sha256(data).digest() != item.fingerprint:
