@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textcontract.canonical import canonical_json, digest, digest_bytes
+from textcontract.canonical import canonical_json, digest, digest_bytes, digest_streamed
 
 
 @pytest.mark.parametrize(
@@ -156,3 +156,53 @@ def test_round_trip_preserves_value_and_type(value: Any) -> None:
     back = json.loads(data.decode("utf-8"))
     assert _strict_equal(back, _sorted_keys(value))
     assert canonical_json(back) == data
+
+
+_CHARS = st.characters(codec="utf-8") | st.sampled_from('\\"\n\r\t\b\f\x00\x1f\x7f\u2028é日')
+_SPECIAL = st.sampled_from('ab \\"\n\r\t\b\f\x00\x0b\x0e\x1f\x7fé日\u2028')
+_SHORT_ESCAPES = st.sampled_from('ab \\"\n\r\té日\u2028')
+_LONG = (
+    st.text(_CHARS, min_size=250, max_size=700)
+    | st.builds(lambda text: "x" * 250 + text, st.text(_SHORT_ESCAPES, max_size=12))
+    | st.builds(
+        lambda head, tail: "x" * 250 + head + tail, st.text(_SPECIAL, max_size=8), st.text(_CHARS)
+    )
+)
+_TEXTS = st.text(_CHARS, max_size=40) | _LONG
+_FLOATS = st.floats(allow_nan=False, allow_infinity=False)
+_LEAVES = st.none() | st.booleans() | st.integers() | _FLOATS | _TEXTS
+_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(_TEXTS, inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300)
+@given(_VALUES)
+def test_the_streamed_digest_is_the_digest_of_the_canonical_json(value: Any) -> None:
+    """Long strings (escaped as bytes there) full of quotes, backslashes, line breaks, rare
+    control characters and wide characters, inside any nesting."""
+    assert digest_streamed(value) == digest(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        pytest.param({"text": "a" * 300 + "\ud800"}, UnicodeEncodeError, id="lone-surrogate"),
+        pytest.param({"x": float("nan"), "text": "b" * 300}, ValueError, id="nan"),
+        pytest.param({1: "x" * 300, "a": 1}, TypeError, id="non-string-key"),
+        pytest.param({"x": {1, 2}}, TypeError, id="a-set"),
+    ],
+)
+def test_the_streamed_digest_refuses_what_the_digest_refuses(
+    value: Any, error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        digest(value)
+    with pytest.raises(error):
+        digest_streamed(value)

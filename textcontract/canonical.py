@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["canonical_json", "digest", "digest_bytes"]
+__all__ = ["canonical_json", "digest", "digest_bytes", "digest_streamed"]
 
 _ENCODER = json.JSONEncoder(
     ensure_ascii=False,
@@ -42,3 +44,55 @@ def digest_bytes(data: bytes) -> str:
 def digest(value: Any) -> str:
     """Digest of the canonical JSON of ``value``."""
     return digest_bytes(canonical_json(value))
+
+
+_LONG = 256
+"""Strings at least this long are escaped as UTF-8 bytes by :func:`digest_streamed`."""
+_ESCAPED = re.compile(rb'[\x00-\x1f"\\]')
+_RARE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""Control characters that JSON escapes other than by ``\\n``, ``\\r`` and ``\\t``."""
+
+
+def digest_streamed(value: Any) -> str:
+    """:func:`digest` of ``value``, the same string, hashing the canonical JSON piece by
+    piece: long strings (a document's texts) are escaped as UTF-8 bytes — a few fast
+    replacements where the JSON encoder escapes character by character — and never
+    joined into one text. Anything this does not walk (non-string keys, other types) is
+    left to the encoder, which raises as :func:`digest` would."""
+    found = hashlib.sha256()
+    _feed(value, found.update)
+    return "sha256:" + found.hexdigest()
+
+
+def _feed(value: Any, update: Callable[[bytes], object]) -> None:
+    if isinstance(value, str) and len(value) >= _LONG:
+        update(_long_string(value))
+    elif type(value) is dict and all(type(key) is str for key in value):
+        update(b"{")
+        for index, key in enumerate(sorted(value)):
+            update((b"," if index else b"") + _ENCODER.encode(key).encode("utf-8") + b":")
+            _feed(value[key], update)
+        update(b"}")
+    elif type(value) in (list, tuple):
+        update(b"[")
+        for index, item in enumerate(value):
+            if index:
+                update(b",")
+            _feed(item, update)
+        update(b"]")
+    else:
+        update(canonical_json(value))
+
+
+def _long_string(text: str) -> bytes:
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return canonical_json(text)  # raises as the encoder does
+    if _ESCAPED.search(data) is None:
+        return b'"' + data + b'"'
+    if _RARE.search(data) is not None:
+        return canonical_json(text)
+    data = data.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+    data = data.replace(b"\n", b"\\n").replace(b"\r", b"\\r").replace(b"\t", b"\\t")
+    return b'"' + data + b'"'

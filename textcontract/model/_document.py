@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
-from textcontract.canonical import digest
+from textcontract.canonical import digest_streamed
 from textcontract.errors import InputError, Location, Problem
 from textcontract.model._anchors import Anchor, anchors_json, anchors_of_pieces, validate_anchors
 from textcontract.model._context import DEFAULT_STATE
@@ -197,7 +197,7 @@ class Document:
     @cached_property
     def digest(self) -> str:
         """Independent of surface order and of the file format the document came from."""
-        return digest(self.to_json())
+        return digest_streamed(self.to_json())  # = digest(), without the one long text
 
     @classmethod
     def from_text(
