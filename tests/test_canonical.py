@@ -165,6 +165,11 @@ _LONG = (
     st.text(_CHARS, min_size=250, max_size=700)
     | st.builds(lambda text: "x" * 250 + text, st.text(_SHORT_ESCAPES, max_size=12))
     | st.builds(
+        lambda text, control: "x" * 250 + text + control + text,
+        st.text(_SHORT_ESCAPES, max_size=6),
+        st.sampled_from([chr(code) for code in range(32)]),
+    )
+    | st.builds(
         lambda head, tail: "x" * 250 + head + tail, st.text(_SPECIAL, max_size=8), st.text(_CHARS)
     )
 )

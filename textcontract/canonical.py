@@ -49,8 +49,10 @@ def digest(value: Any) -> str:
 _LONG = 256
 """Strings at least this long are escaped as UTF-8 bytes by :func:`digest_streamed`."""
 _ESCAPED = re.compile(rb'[\x00-\x1f"\\]')
-_RARE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-"""Control characters that JSON escapes other than by ``\\n``, ``\\r`` and ``\\t``."""
+_RARE = bytes(0 if byte < 0x20 and byte not in b"\t\n\r" else 1 for byte in range(256))
+"""Maps the control characters that JSON escapes other than by ``\\n``, ``\\r`` and ``\\t``
+to 0, every other byte to 1 (``bytes.translate`` and a search for 0 scan several times
+faster than a regular expression's class)."""
 
 
 def digest_streamed(value: Any) -> str:
@@ -91,7 +93,7 @@ def _long_string(text: str) -> bytes:
         return canonical_json(text)  # raises as the encoder does
     if _ESCAPED.search(data) is None:
         return b'"' + data + b'"'
-    if _RARE.search(data) is not None:
+    if 0 in data.translate(_RARE):
         return canonical_json(text)
     data = data.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
     data = data.replace(b"\n", b"\\n").replace(b"\r", b"\\r").replace(b"\t", b"\\t")
