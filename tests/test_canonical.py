@@ -211,3 +211,18 @@ def test_the_streamed_digest_refuses_what_the_digest_refuses(
         digest(value)
     with pytest.raises(error):
         digest_streamed(value)
+
+
+@settings(max_examples=200)
+@given(_VALUES, st.integers(1, 40))
+def test_the_streamed_digest_is_the_same_escaping_a_long_string_piece_by_piece(
+    value: Any, piece: int
+) -> None:
+    """Pieces of any size, cut anywhere — between a backslash and a quote, in a run of line
+    breaks, beside a control character or a wide one."""
+    from unittest import mock
+
+    import textcontract.canonical as canonical
+
+    with mock.patch.object(canonical, "_PIECE", piece):
+        assert digest_streamed(value) == digest(value)

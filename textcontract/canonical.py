@@ -68,7 +68,10 @@ def digest_streamed(value: Any) -> str:
 
 def _feed(value: Any, update: Callable[[bytes], object]) -> None:
     if isinstance(value, str) and len(value) >= _LONG:
-        update(_long_string(value))
+        update(b'"')
+        for start in range(0, len(value), _PIECE):
+            update(_escaped(value, value[start : start + _PIECE]))
+        update(b'"')
     elif type(value) is dict and all(type(key) is str for key in value):
         update(b"{")
         for index, key in enumerate(sorted(value)):
@@ -86,15 +89,20 @@ def _feed(value: Any, update: Callable[[bytes], object]) -> None:
         update(canonical_json(value))
 
 
-def _long_string(text: str) -> bytes:
+_PIECE = 1 << 20
+"""Code points of a long string escaped at a time (JSON escapes character by character, so
+the pieces' escapes are the whole's): a few MiB of working memory whatever its length."""
+
+
+def _escaped(text: str, piece: str) -> bytes:
+    """The canonical JSON of ``piece`` (a slice of ``text``) without its quotes."""
     try:
-        data = text.encode("utf-8")
+        data = piece.encode("utf-8")
     except UnicodeEncodeError:
         return canonical_json(text)  # raises as the encoder does
     if _ESCAPED.search(data) is None:
-        return b'"' + data + b'"'
+        return data
     if 0 in data.translate(_RARE):
-        return canonical_json(text)
+        return _ENCODER.encode(piece)[1:-1].encode("utf-8")
     data = data.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
-    data = data.replace(b"\n", b"\\n").replace(b"\r", b"\\r").replace(b"\t", b"\\t")
-    return b'"' + data + b'"'
+    return data.replace(b"\n", b"\\n").replace(b"\r", b"\\r").replace(b"\t", b"\\t")
