@@ -12,6 +12,7 @@ does not reproduce exactly:
 * inline ``a``, ``u`` and ``L`` flags, conditionals, group calls and recursion, control verbs
   (``(*PRUNE)``), ``\\G``, ``\\K``, ``\\L<name>``, ``\\R``, ``\\X``, ``\\g<name>``, POSIX classes
   (``[[:alpha:]]``);
+* groups nested more than 40 deep;
 * a pattern that ``regex`` does not compile with the given flags.
 
 What it does reproduce: literals and single-character escapes (``\\.``, ``\\é``, ``\\x41``,
@@ -81,6 +82,9 @@ _NAMED_CHAR_PART = _ALPHA | _DIGITS | frozenset(" -")
 _PROPERTY_NAME_PART = _ALPHA | _DIGITS | frozenset(" &_-.")
 _PROPERTY_VALUE_PART = _ALPHA | _DIGITS | frozenset(" &_-./")
 _HEX_LENGTHS = {"x": 2, "u": 4, "U": 8}
+# Deepest group nesting read: deeper patterns are given up on, so that reading them, and
+# walking what was read, stays far below Python's recursion limit wherever it is called from.
+_MAX_DEPTH = 40
 _POSITION_ESCAPES = frozenset("AbBmMZz")
 _CLASS_ESCAPES = frozenset("dDhsSwW")
 _CONTROL_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
@@ -195,7 +199,7 @@ def parse_pattern(
     if not compiled:
         try:
             regex.compile(source, flags)
-        except (regex.error, ValueError):
+        except Exception:
             return None
     try:
         branches = _Reader(source, flags).whole()
@@ -312,6 +316,7 @@ class _Scanner:
         self.source = source
         self.pos = 0
         self.flags = flags
+        self.depth = -1  # groups open around the position (the pattern itself is not one)
 
     @property
     def verbose(self) -> bool:
@@ -386,9 +391,13 @@ class _Reader(_Scanner):
         return branches
 
     def alternation(self) -> tuple[tuple[PatternNode, ...], ...]:
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            raise _GiveUp
         branches = [self.sequence()]
         while self.match("|"):
             branches.append(self.sequence())
+        self.depth -= 1
         return tuple(branches)
 
     def sequence(self) -> tuple[PatternNode, ...]:
