@@ -68,6 +68,9 @@ def re2_state(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         pytest.param(r"[[:alpha:]]abc", None, id="posix-class"),
         pytest.param(r"(abc){e<=1}", None, id="fuzzy-group"),
         pytest.param(r"abc{e<=1}", None, id="fuzzy-letter"),
+        # The reader reads these flags (for lint); the prefilter still leaves them alone.
+        pytest.param(r"(?r)refund", None, id="reverse"),
+        pytest.param(r"(?p)refund", None, id="posix-leftmost-longest"),
     ],
 )
 def test_required_literal(pattern: str, literal: str | None) -> None:

@@ -7,8 +7,7 @@ never hold). It follows the decisions of ``regex``'s own parser (``_regex_core.p
 syntax) step by step, and **gives up** — :func:`parse_pattern` returns ``None`` — on anything it
 does not reproduce exactly:
 
-* version 1 syntax, full case folding, locale matching, fuzzy constraints (``{e<=1}``), and the
-  global flags ``b``, ``e``, ``p``, ``r`` (given to ``compile`` or inline);
+* version 1 syntax, full case folding, locale matching and fuzzy constraints (``{e<=1}``);
 * inline ``a``, ``u`` and ``L`` flags, conditionals, group calls and recursion, control verbs
   (``(*PRUNE)``), ``\\G``, ``\\K``, ``\\L<name>``, ``\\R``, ``\\X``, ``\\g<name>``, POSIX classes
   (``[[:alpha:]]``);
@@ -24,6 +23,9 @@ negation), class escapes (``\\d``, ``\\p{L}``, ``\\pL``), anchors and word bound
 quantifiers with their lazy and possessive forms, and the flags ``i``, ``m``, ``s``, ``w``,
 ``x`` and ``V0`` — inline, scoped (``(?x:…)``) or positional (``a(?x) b``: from there to the end
 of the group), with verbose mode's whitespace and ``#`` comments.
+The search-strategy flags ``b``, ``e``, ``p`` and ``r`` are accepted and have no effect here:
+they change how matches are searched for, not how the pattern reads or what a literal matches.
+(The literal prefilter still passes over patterns with them: it checks compiled flags first.)
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ __all__ = [
     "required_runs",
 ]
 
+# Flags that change how a match is searched for — best fuzzy match, enhanced fuzzy match,
+# leftmost longest, from the end — but neither how the pattern is read nor which characters
+# a literal matches: the reader accepts them and ignores them.
+_STRATEGY_FLAGS = regex.BESTMATCH | regex.ENHANCEMATCH | regex.POSIX | regex.REVERSE
 # Flags this reader reproduces, given to ``compile`` or set inline.
 _UNDERSTOOD_FLAGS = (
     regex.IGNORECASE
@@ -61,6 +67,7 @@ _UNDERSTOOD_FLAGS = (
     | regex.ASCII
     | regex.UNICODE
     | regex.V0
+    | _STRATEGY_FLAGS
 )
 _INLINE_FLAGS = {
     "i": regex.IGNORECASE,
@@ -69,6 +76,10 @@ _INLINE_FLAGS = {
     "w": regex.WORD,
     "x": regex.VERBOSE,
     "V0": regex.V0,
+    "b": regex.BESTMATCH,
+    "e": regex.ENHANCEMATCH,
+    "p": regex.POSIX,
+    "r": regex.REVERSE,
 }
 # Every letter regex reads as an inline flag (a flag set ends at the first other character).
 _REGEX_FLAG_NAMES = frozenset("abefiLmprsuwx") | {"V0", "V1"}
