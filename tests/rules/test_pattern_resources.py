@@ -53,6 +53,14 @@ def _contract(tmp_path: Path, pattern: str, *, timeout_ms: int = 250) -> Path:
     return path
 
 
+def _limit_memory() -> None:
+    """Caps the child's address space, so a regression fails here instead of eating the
+    machine's memory (the kernel would otherwise kill some process, maybe not this one)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
 def _subprocess(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
@@ -62,6 +70,7 @@ def _subprocess(*args: str) -> subprocess.CompletedProcess[str]:
         env=env,
         check=False,
         timeout=120,
+        preexec_fn=_limit_memory if sys.platform == "linux" else None,
     )
 
 
@@ -167,6 +176,7 @@ def test_a_real_process_exits_2_on_a_repeat_that_would_exhaust_memory(
     done = _subprocess(*_args(command, path, tmp_path))
     assert done.returncode == 2, done.stderr
     assert f"{path}:7:22: rule 'words', field patterns[1]: invalid pattern" in done.stderr
+    assert "lower the minimum counts" in done.stderr  # refused before compiling, not after
     assert "Traceback" not in done.stderr
 
 
