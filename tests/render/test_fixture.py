@@ -59,7 +59,18 @@ def test_the_contract_accepts_the_rendering_and_rejects_the_edit() -> None:
         ("claims-still-stand", "CLAIM_ANCHORED", "violated")
     ]
     assert broken[0].evidence == (
-        {"key": "order.total", "span": [169, 174], "expected": "59.90", "found": "59.50"},
+        {
+            "key": "order.total",
+            "span": [169, 174],
+            "expected": "59.90",
+            "found": "59.50",
+            "location": {
+                "surface": "body",
+                "offsets": [169, 174],
+                "start": [9, 13],
+                "end": [9, 18],
+            },
+        },
     )
 
 

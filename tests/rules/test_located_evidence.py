@@ -1,4 +1,4 @@
-"""Located evidence of the pattern and link rules, through real contracts (SPEC §10).
+"""Located evidence of the pattern, link and claims-anchored rules (SPEC §10, §15).
 
 The promise, checked on generated text: for every match a rule reports, normalizing the
 original span with the rule's profile yields a string that contains the match text, and the
@@ -7,15 +7,19 @@ lines and columns are those of the span's ends.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from textcontract import load_contract_text
 from textcontract._lines import line_column
+from textcontract.cli import app
 from textcontract.inputs import parse_markdown
 from textcontract.model import Context, Document, Status
 from textcontract.text import Profile, normalize
@@ -136,3 +140,38 @@ def test_matches_far_into_a_long_surface_are_located() -> None:
             "end": [50_001, 7],
         },
     ]
+
+
+def test_claims_anchored_evidence_is_located_and_shown_as_path_line_column(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A broken anchor is located like a pattern match: text output and CI annotations point
+    at the line (for a JSON document: the line where the surface's string starts)."""
+    contract = tmp_path / "c.yaml"
+    contract.write_text(
+        "textcontract: 1\nid: t\nrules:\n  - {id: anchored, type: ClaimsAnchored}\n",
+        encoding="utf-8",
+    )
+    document = tmp_path / "doc.json"
+    document.write_text(
+        '{"surfaces": {"body": {\n'
+        '  "text": "Dear Ada,\\nyour total: 59.95 EUR",\n'
+        '  "claims": {"order.total": 59.9},\n'
+        '  "anchors": {"order.total": [{"span": [22, 27], "text": "59.90"}]}}}}\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)  # short paths: rich wraps long ones
+    args = ["check", "doc.json", "--contract", "c.yaml"]
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 1
+    assert "doc.json:2 (surface body, 2:13)" in text.stdout
+    report = json.loads(CliRunner().invoke(app, [*args, "--format", "json"]).stdout)
+    [item] = report["checks"][0]["evidence"]
+    assert item["location"] == {
+        "surface": "body",
+        "offsets": [22, 27],
+        "start": [2, 13],
+        "end": [2, 18],
+    }
+    github = CliRunner().invoke(app, [*args, "--format", "github"]).stdout
+    assert "::error file=doc.json,line=2,endLine=2,title=anchored CLAIM_ANCHORED::" in github

@@ -181,7 +181,7 @@ LITERAL_PATTERNS = st.lists(
     min_size=2,
     max_size=8,
 ).map("".join)
-FLAGS = st.sampled_from(["i", "ix", "", "ia", "ims"])
+FLAGS = st.sampled_from(["i", "ix", "", "ia", "ims", "ir", "ipx"])
 
 
 # --- texts a pattern matches ---------------------------------------------------------------

@@ -12,7 +12,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.text._pattern_strategies import LITERAL_PATTERNS, PATTERNS, matching_text
-from textcontract.text import Budget, LiteralPrefilter, find_matches, required_literal
+from textcontract.text import (
+    Budget,
+    LiteralPrefilter,
+    find_matches,
+    literal_runs,
+    required_literal,
+)
 from textcontract.text import _prefilter as prefilter
 
 
@@ -62,6 +68,9 @@ def re2_state(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         pytest.param(r"[[:alpha:]]abc", None, id="posix-class"),
         pytest.param(r"(abc){e<=1}", None, id="fuzzy-group"),
         pytest.param(r"abc{e<=1}", None, id="fuzzy-letter"),
+        # The reader reads these flags (for lint); the prefilter still leaves them alone.
+        pytest.param(r"(?r)refund", None, id="reverse"),
+        pytest.param(r"(?p)refund", None, id="posix-leftmost-longest"),
     ],
 )
 def test_required_literal(pattern: str, literal: str | None) -> None:
@@ -128,8 +137,54 @@ def _all_matches(
     found: list[tuple[regex.Pattern[str], tuple[int, int]]] = []
     budget = Budget(10_000)
     for pattern in patterns:
-        found.extend((pattern, match.span()) for match in find_matches(pattern, text, budget))
+        try:
+            found.extend((pattern, match.span()) for match in find_matches(pattern, text, budget))
+        except MemoryError:
+            # regex runs out of memory on some patterns (fuzzy matching in a repeated
+            # lookaround, ``(?=aa{e<=1})*`` on "a"), on every path alike; rules report it as
+            # their RULE_ERROR check (tests/rules/test_pattern_resources.py).
+            found.append((pattern, (-1, -1)))
     return found
+
+
+def test_prefiltered_search_equals_full_search_when_regex_runs_out_of_memory() -> None:
+    """Regression: the property test below once drew ``(?=aa{e<=1})*`` and crashed."""
+    sources = ["(?=aa{e<=1})*", "refund", "guarantee", "final", "promise"]
+    compiled = [_compile(source) for source in sources]
+    text = "a refund"
+    selected = list(LiteralPrefilter(compiled).select(compiled, text))
+    assert selected == [compiled[0], compiled[1]]
+    with pytest.raises(MemoryError, match=r"ran out of memory searching pattern '\(\?=aa"):
+        list(find_matches(compiled[0], text, Budget(60_000)))
+    outcome = _all_matches(selected, text)
+    assert outcome == _all_matches(compiled, text)
+    assert (compiled[0], (-1, -1)) in outcome
+    assert (compiled[1], (2, 8)) in outcome
+
+
+@pytest.mark.usefixtures("re2_state")
+def test_a_literal_too_long_for_an_re2_set_is_searched() -> None:
+    """RE2 refuses a set over its memory cap; the prefilter then searches those patterns."""
+    literal = "ab" * 100_000
+    sources = [literal, "refund", "guarantee", "final", "promise"]
+    compiled = [_compile(source) for source in sources]
+    prefilter = LiteralPrefilter(compiled)
+    assert prefilter.candidates(f"x{literal}x") in (None, frozenset({0}))
+    assert prefilter.candidates("a final word") in (None, frozenset({0, 3}))
+
+
+@pytest.mark.parametrize("opener", ["(", "(?:", "(?=", "(?P<g>"], ids=str)
+def test_deeply_nested_groups_are_given_up_on_not_a_recursion_error(opener: str) -> None:
+    """The reader stops at 40 levels, far below the depth regex itself compiles (~300)."""
+
+    def nested(depth: int) -> str:
+        groups = "".join(opener.replace("g>", f"g{i}>") for i in range(depth))
+        return groups + "refund" + ")" * depth
+
+    assert literal_runs(nested(40)) is not None
+    assert literal_runs(nested(41)) is None
+    assert literal_runs(nested(150)) is None
+    assert required_literal(_compile(nested(150))) is None
 
 
 @pytest.mark.usefixtures("re2_state")

@@ -27,7 +27,14 @@ from textcontract.text import (
     required_runs,
 )
 
-_FLAG_LETTERS = {"i": regex.IGNORECASE, "x": regex.VERBOSE, "a": regex.ASCII, "m": regex.M}
+_FLAG_LETTERS = {
+    "i": regex.IGNORECASE,
+    "x": regex.VERBOSE,
+    "a": regex.ASCII,
+    "m": regex.M,
+    "r": regex.REVERSE,
+    "p": regex.POSIX,
+}
 
 
 def _flags(letters: str) -> int:
@@ -88,7 +95,6 @@ def test_literal_runs(pattern: str, runs: list[str]) -> None:
         pytest.param("(?V1)abc", id="version-1"),
         pytest.param("(?f)abc", id="full-case-folding"),
         pytest.param("(?a)abc", id="inline-ascii"),
-        pytest.param("(?r)abc", id="reverse"),
         pytest.param("(?b)(?:abc){e<=1}", id="best-match"),
         pytest.param("a{e<=1}", id="fuzzy"),
         pytest.param("a{1,x}", id="brace-that-regex-might-read-as-fuzzy"),
@@ -113,8 +119,23 @@ def test_gives_up_on_what_it_does_not_reproduce(pattern: str) -> None:
 def test_gives_up_on_flags_it_does_not_reproduce() -> None:
     assert parse_pattern("abc", regex.IGNORECASE | regex.FULLCASE) is None
     assert parse_pattern("abc", regex.V1) is None
-    assert parse_pattern("abc", regex.BESTMATCH) is None
     assert parse_pattern("abc", regex.IGNORECASE | regex.ASCII) is not None
+
+
+@pytest.mark.parametrize(
+    ("letter", "flag"),
+    [
+        ("b", regex.BESTMATCH),
+        ("e", regex.ENHANCEMATCH),
+        ("p", regex.POSIX),
+        ("r", regex.REVERSE),
+    ],
+)
+def test_search_strategy_flags_change_nothing_read(letter: str, flag: int) -> None:
+    """b, e, p, r say how matches are searched for, not what the pattern reads."""
+    assert _runs("caf\u00e9 (?:x)y", regex.IGNORECASE | flag) == ["café ", "x", "y"]
+    assert _runs(f"(?{letter})café", regex.IGNORECASE) == ["café"]
+    assert literal_runs(f"(?{letter})(?:café){{e<=1}}") is None  # fuzzy still is not read
 
 
 def test_tree_of_a_pattern() -> None:

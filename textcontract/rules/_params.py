@@ -16,6 +16,7 @@ import regex
 
 from textcontract.fields import did_you_mean, type_name, unknown_key
 from textcontract.model import NAME_PATTERN, FactValue, is_fact_value
+from textcontract.rules._pattern_compile import PatternRejected, compile_pattern
 from textcontract.text import host_key
 
 __all__ = [
@@ -277,10 +278,20 @@ class _Pattern(ParamType):
         if not value:
             raise ParamProblem("an empty pattern matches everywhere")
         try:
-            compiled = regex.compile(value, regex.IGNORECASE)
-        except regex.error as exc:
-            raise ParamProblem(f"invalid pattern {value!r}: {exc}") from None
+            compiled = compile_pattern(value, regex.IGNORECASE)
+        except PatternRejected as exc:
+            raise ParamProblem(f"invalid pattern {_shown(value)}: {exc}") from None
         return CompiledPattern(value, compiled)
+
+
+_SHOWN_CHARS = 80
+
+
+def _shown(pattern: str) -> str:
+    """The pattern as an error message quotes it: whole, or its start when it is long."""
+    if len(pattern) <= _SHOWN_CHARS:
+        return repr(pattern)
+    return f"{pattern[:_SHOWN_CHARS]!r}… ({len(pattern)} characters)"
 
 
 class _FactRef(ParamType):

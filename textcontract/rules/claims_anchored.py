@@ -86,7 +86,8 @@ class ClaimsAnchored(SurfaceRule):
         self._search = options.boolean("search")
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
-        del subject  # anchors are compared with the original text, not a normalized one
+        # Anchors are compared with the original text, not a normalized one; the subject
+        # only places them in it (lines and columns, SPEC §10).
         scope = f"surface:{surface.name}"
         if not surface.claims:
             yield self.check(
@@ -100,26 +101,37 @@ class ClaimsAnchored(SurfaceRule):
         for key, value in surface.claims.items():
             anchors = surface.anchors.get(key)
             if anchors:
-                yield self._anchored(surface, scope, key, value, anchors)
+                yield self._anchored(subject, surface, scope, key, value, anchors)
             elif self._search and written_forms(value):
-                yield self._searched(surface, scope, key, value)
+                yield self._searched(subject, surface, scope, key, value)
             else:
                 yield self._unanchored(scope, key, value)
 
     def _anchored(
-        self, surface: Surface, scope: str, key: str, value: FactValue, anchors: tuple[Anchor, ...]
+        self,
+        subject: Subject,
+        surface: Surface,
+        scope: str,
+        key: str,
+        value: FactValue,
+        anchors: tuple[Anchor, ...],
     ) -> Check:
         text = surface.text
         broken = [anchor for anchor in anchors if not anchor.holds_in(text)]
         shown = broken or list(anchors)
+        # Each item is located where its "found" text is: the anchor span, cut at the text's
+        # end when the text is now shorter than the span.
+        spans = [(min(a.start, len(text)), min(a.end, len(text))) for a in shown]
+        places = subject.locate_original(surface, spans)
         evidence = [
             {
                 "key": key,
                 "span": list(anchor.span),
                 "expected": anchor.text,
                 "found": text[anchor.start : anchor.end],
+                "location": place.to_json(),
             }
-            for anchor in shown
+            for anchor, place in zip(shown, places, strict=True)
         ]
         metrics = {"anchors": len(anchors), "anchors_held": len(anchors) - len(broken)}
         claim = f"claim {key} = {describe_value(value)}"
@@ -144,7 +156,9 @@ class ClaimsAnchored(SurfaceRule):
             metrics=metrics,
         )
 
-    def _searched(self, surface: Surface, scope: str, key: str, value: FactValue) -> Check:
+    def _searched(
+        self, subject: Subject, surface: Surface, scope: str, key: str, value: FactValue
+    ) -> Check:
         forms = list(written_forms(value))
         evidence: dict[str, Any] = {"key": key, "value": value, "forms": forms}
         found = find_written(value, surface.text)
@@ -161,6 +175,8 @@ class ClaimsAnchored(SurfaceRule):
             )
         start, end = found
         evidence["found"] = {"span": [start, end], "text": surface.text[start:end]}
+        [place] = subject.locate_original(surface, [(start, end)])
+        evidence["location"] = place.to_json()
         return self.check(
             Status.SATISFIED,
             "CLAIM_PRESENT",

@@ -190,24 +190,31 @@ def _build(patterns: tuple[regex.Pattern[str], ...]) -> _Plan:
         return _Plan(always, ())
     options = re2.Options()
     options.case_sensitive = False
-    sets = []
-    chunk: list[tuple[int, str]] = []
+    chunks: list[list[tuple[int, str]]] = [[]]
     size = 0
     for item in with_literal:
-        if chunk and size + len(item[1]) > _MAX_SET_CHARS:
-            sets.append(_compile_set(re2, options, chunk))
-            chunk, size = [], 0
-        chunk.append(item)
+        if chunks[-1] and size + len(item[1]) > _MAX_SET_CHARS:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(item)
         size += len(item[1])
-    sets.append(_compile_set(re2, options, chunk))
+    sets = []
+    for chunk in chunks:
+        matcher = _compile_set(re2, options, chunk)
+        if matcher is None:  # too big for RE2's memory cap: these patterns are searched
+            always |= {index for index, _ in chunk}
+        else:
+            sets.append((matcher, tuple(index for index, _ in chunk)))
     return _Plan(always, tuple(sets))
 
 
-def _compile_set(
-    re2: Any, options: Any, chunk: list[tuple[int, str]]
-) -> tuple[Any, tuple[int, ...]]:
+def _compile_set(re2: Any, options: Any, chunk: list[tuple[int, str]]) -> Any:
+    """An RE2 set of the chunk's literals, or ``None`` when RE2 cannot build it."""
     matcher = re2.Set.SearchSet(options)
-    for _, literal in chunk:
-        matcher.Add(_re2_literal(literal))
-    matcher.Compile()
-    return matcher, tuple(index for index, _ in chunk)
+    try:
+        for _, literal in chunk:
+            matcher.Add(_re2_literal(literal))
+        matcher.Compile()
+    except re2.error:
+        return None
+    return matcher

@@ -7,11 +7,11 @@ never hold). It follows the decisions of ``regex``'s own parser (``_regex_core.p
 syntax) step by step, and **gives up** — :func:`parse_pattern` returns ``None`` — on anything it
 does not reproduce exactly:
 
-* version 1 syntax, full case folding, locale matching, fuzzy constraints (``{e<=1}``), and the
-  global flags ``b``, ``e``, ``p``, ``r`` (given to ``compile`` or inline);
+* version 1 syntax, full case folding, locale matching and fuzzy constraints (``{e<=1}``);
 * inline ``a``, ``u`` and ``L`` flags, conditionals, group calls and recursion, control verbs
   (``(*PRUNE)``), ``\\G``, ``\\K``, ``\\L<name>``, ``\\R``, ``\\X``, ``\\g<name>``, POSIX classes
   (``[[:alpha:]]``);
+* groups nested more than 40 deep;
 * a pattern that ``regex`` does not compile with the given flags.
 
 What it does reproduce: literals and single-character escapes (``\\.``, ``\\é``, ``\\x41``,
@@ -23,6 +23,9 @@ negation), class escapes (``\\d``, ``\\p{L}``, ``\\pL``), anchors and word bound
 quantifiers with their lazy and possessive forms, and the flags ``i``, ``m``, ``s``, ``w``,
 ``x`` and ``V0`` — inline, scoped (``(?x:…)``) or positional (``a(?x) b``: from there to the end
 of the group), with verbose mode's whitespace and ``#`` comments.
+The search-strategy flags ``b``, ``e``, ``p`` and ``r`` are accepted and have no effect here:
+they change how matches are searched for, not how the pattern reads or what a literal matches.
+(The literal prefilter still passes over patterns with them: it checks compiled flags first.)
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ __all__ = [
     "required_runs",
 ]
 
+# Flags that change how a match is searched for — best fuzzy match, enhanced fuzzy match,
+# leftmost longest, from the end — but neither how the pattern is read nor which characters
+# a literal matches: the reader accepts them and ignores them.
+_STRATEGY_FLAGS = regex.BESTMATCH | regex.ENHANCEMATCH | regex.POSIX | regex.REVERSE
 # Flags this reader reproduces, given to ``compile`` or set inline.
 _UNDERSTOOD_FLAGS = (
     regex.IGNORECASE
@@ -60,6 +67,7 @@ _UNDERSTOOD_FLAGS = (
     | regex.ASCII
     | regex.UNICODE
     | regex.V0
+    | _STRATEGY_FLAGS
 )
 _INLINE_FLAGS = {
     "i": regex.IGNORECASE,
@@ -68,6 +76,10 @@ _INLINE_FLAGS = {
     "w": regex.WORD,
     "x": regex.VERBOSE,
     "V0": regex.V0,
+    "b": regex.BESTMATCH,
+    "e": regex.ENHANCEMATCH,
+    "p": regex.POSIX,
+    "r": regex.REVERSE,
 }
 # Every letter regex reads as an inline flag (a flag set ends at the first other character).
 _REGEX_FLAG_NAMES = frozenset("abefiLmprsuwx") | {"V0", "V1"}
@@ -81,6 +93,9 @@ _NAMED_CHAR_PART = _ALPHA | _DIGITS | frozenset(" -")
 _PROPERTY_NAME_PART = _ALPHA | _DIGITS | frozenset(" &_-.")
 _PROPERTY_VALUE_PART = _ALPHA | _DIGITS | frozenset(" &_-./")
 _HEX_LENGTHS = {"x": 2, "u": 4, "U": 8}
+# Deepest group nesting read: deeper patterns are given up on, so that reading them, and
+# walking what was read, stays far below Python's recursion limit wherever it is called from.
+_MAX_DEPTH = 40
 _POSITION_ESCAPES = frozenset("AbBmMZz")
 _CLASS_ESCAPES = frozenset("dDhsSwW")
 _CONTROL_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
@@ -195,7 +210,7 @@ def parse_pattern(
     if not compiled:
         try:
             regex.compile(source, flags)
-        except (regex.error, ValueError):
+        except Exception:
             return None
     try:
         branches = _Reader(source, flags).whole()
@@ -312,6 +327,7 @@ class _Scanner:
         self.source = source
         self.pos = 0
         self.flags = flags
+        self.depth = -1  # groups open around the position (the pattern itself is not one)
 
     @property
     def verbose(self) -> bool:
@@ -386,9 +402,13 @@ class _Reader(_Scanner):
         return branches
 
     def alternation(self) -> tuple[tuple[PatternNode, ...], ...]:
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            raise _GiveUp
         branches = [self.sequence()]
         while self.match("|"):
             branches.append(self.sequence())
+        self.depth -= 1
         return tuple(branches)
 
     def sequence(self) -> tuple[PatternNode, ...]:

@@ -129,4 +129,10 @@ def find_matches(
         except TimeoutError:
             if budget.spent() or (stalled and not progressed) or pattern.flags & regex.REVERSE:
                 raise PatternTimeout from None
+        except MemoryError:
+            # regex gives up on some patterns by running out of memory, whatever the machine's
+            # (fuzzy matching in a repeated lookaround: ``(?=aa{e<=1})*`` on "a" takes ~600 MB).
+            raise MemoryError(
+                f"the regex package ran out of memory searching pattern {pattern.pattern!r}"
+            ) from None
         stalled = not progressed
