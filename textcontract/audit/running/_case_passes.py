@@ -23,7 +23,9 @@ nothing cached depends on ``--as-of``.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -57,11 +59,20 @@ from textcontract.audit.running._case_memo import (
     Quotes,
     file_sha256,
     id_location,
+    outline_json,
+    recall_outline,
     recall_tree,
     remember,
 )
 from textcontract.audit.running._evaluation import TextMemo, evaluate_trials
-from textcontract.audit.running._planning import exclusion, labels, plan_case
+from textcontract.audit.running._planning import (
+    Outline,
+    exclusion,
+    label_exclusion,
+    labels,
+    plan_case,
+    plan_outline,
+)
 from textcontract.audit.running._result_cache import CachedCase, read_case, write_case
 from textcontract.audit.running._rule_cache import (
     BaselineResults,
@@ -72,7 +83,8 @@ from textcontract.audit.running._rule_cache import (
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
-from textcontract.model import Severity
+from textcontract.fields import FieldReader
+from textcontract.model import Context, Document, Severity
 from textcontract.strength import OutcomeState, ProbeRole, Waiver, reduce_trials
 
 __all__ = [
@@ -224,6 +236,38 @@ class CaseWork:
         )
         return case, known
 
+    def recall_baseline(
+        self, file: str, body: dict[str, Any], content: str
+    ) -> tuple[Document, Context] | None:
+        """The baseline of a ``validated`` entry's case, when every file the case quotes
+        resolves where, and has the bytes, the entry records, and the case file still has
+        the bytes ``content``; else ``None``."""
+        tree = body["tree"][0]
+        if not isinstance(tree, dict) or not isinstance(tree.get("baseline"), dict):
+            return None
+        quotes = Quotes(self.resolved_root)
+        problems: list[Problem] = []
+        reader = self.reader(problems)
+        reader.on_quote = quotes
+        path = Path(self.setup.root, file)
+        shown = self.display(file)
+        fields = FieldReader(shown)
+        document, context = reader.baseline(fields, tree, path.parent, os.path.dirname(shown))
+        recorded = body.get("files")
+        if (
+            document is None
+            or context is None
+            or problems
+            or fields.problems
+            or not isinstance(recorded, list)
+            or not all(found in recorded for found in quotes.recorded())
+            or not quotes.resolve_as_recorded(path.parent, recorded)
+            or not quotes.unchanged()
+            or file_sha256(path) != content
+        ):
+            return None
+        return document, context
+
     def severity(self, variant: Variant) -> Severity:
         """Declared, else the highest severity among the expected rules present, else medium."""
         if variant.severity is not None:
@@ -373,11 +417,11 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
             tuple(trial_problems),
             None,
             len(case.variants),
-            _roles(case, work.setup.waived_probes),
+            _roles(case.id, case.variants, work.setup.waived_probes),
         )
     fingerprint = _fingerprint(case_item(case, trials))
     if folder is not None and content is not None and quotes is not None:
-        _remember(work, folder, file, content, quotes, case, fingerprint)
+        _remember(work, folder, file, content, quotes, (case, trials), fingerprint)
     return _checked(work, case, trials, case.location, fingerprint)
 
 
@@ -389,15 +433,31 @@ def _checked(
     fingerprint: bytes,
 ) -> CaseCheck:
     """The first pass of a valid case: its fingerprint, its probes' roles and its plan."""
-    plan, hits, misses = _plan(work, case, trials)
+
+    def identical(index: int) -> bool:
+        return all(trial.same_as(case.document, case.context) for trial in trials[index])
+
+    outline = Outline(case.id, case.variants, [len(built) for built in trials], identical)
+    return _planned(work, outline, (case.document, case.context), location, fingerprint)
+
+
+def _planned(
+    work: CaseWork,
+    outline: Outline,
+    baseline: tuple[Document, Context],
+    location: Location,
+    fingerprint: bytes,
+) -> CaseCheck:
+    """:func:`_checked` of a case given by its :class:`Outline` and baseline."""
+    plan, hits, misses = _plan(work, outline, baseline)
     return CaseCheck(
-        case.id,
+        outline.case,
         location,
         (),
         (),
         fingerprint,
-        len(case.variants),
-        _roles(case, work.setup.waived_probes),
+        len(outline.variants),
+        _roles(outline.case, outline.variants, work.setup.waived_probes),
         plan,
         hits,
         misses,
@@ -405,7 +465,7 @@ def _checked(
 
 
 def _plan(
-    work: CaseWork, case: Case, trials: list[list[Trial]]
+    work: CaseWork, outline: Outline, baseline: tuple[Document, Context]
 ) -> tuple[CasePlan | None, int, int]:
     """The case's plan, and the cache hits and misses of its baseline's first check run.
 
@@ -414,9 +474,11 @@ def _plan(
     if not work.evaluates:
         return None, 0, 0
     folder = work.folder
-    results = None if folder is None else BaselineResults(folder, case.id, work.rule_keys)
+    results = None if folder is None else BaselineResults(folder, outline.case, work.rule_keys)
+    document, context = baseline
+    rules = work.setup.rules or {}
     try:
-        plan = plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity, results)
+        plan = plan_outline(work.parsed, outline, document, context, rules, work.severity, results)
     except Exception:  # raised again, with its traceback, once every input is validated
         return None, 0, 0
     if results is None:
@@ -432,12 +494,14 @@ def raise_baseline(work: CaseWork, entry: CaseEntry) -> None:
     raise InternalError(f"checking the baseline of {case.id} failed in the first pass only")
 
 
-def _roles(case: Case, named: frozenset[str]) -> tuple[tuple[str, ProbeRole], ...]:
+def _roles(
+    case_id: str, variants: Sequence[Variant], named: frozenset[str]
+) -> tuple[tuple[str, ProbeRole], ...]:
     if not named:
         return ()
     found = []
-    for variant in case.variants:
-        probe_id = f"{case.id}/{variant.id}"
+    for variant in variants:
+        probe_id = f"{case_id}/{variant.id}"
         if probe_id in named:
             if variant.relation is Relation.PRESERVE:
                 found.append((probe_id, ProbeRole.CLEAN_CONTROL))
@@ -452,10 +516,11 @@ def _remember(
     file: str,
     content: str,
     quotes: Quotes,
-    case: Case,
+    built: tuple[Case, list[list[Trial]]],
     fingerprint: bytes,
 ) -> None:
     """Record a valid case's first pass, unless a file it read changed meanwhile."""
+    case, trials = built
     where = case.location
     if where.path != ("id",) or where.line is None or where.column is None:
         return
@@ -467,6 +532,16 @@ def _remember(
         "variants": len(case.variants),
         "fingerprint": fingerprint.hex(),
         "rules": sorted({e.rule for variant in case.variants for e in variant.expect}),
+        "outline": [
+            outline_json(
+                variant,
+                len(built),
+                None
+                if label_exclusion(variant) is not None
+                else all(trial.same_as(case.document, case.context) for trial in built),
+            )
+            for variant, built in zip(case.variants, trials, strict=True)
+        ],
     }
     remember(folder, file, content, quotes, found)
 
@@ -497,21 +572,36 @@ def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, 
 
 
 def _recalled(work: CaseWork, folder: CacheFolder, file: str, content: str) -> CaseCheck | None:
-    """The first pass of a case file validated before, rebuilt from its cached YAML value;
-    ``None`` when anything it depends on changed (the file is then read as without a cache)."""
+    """The first pass of a case file validated before, planned from its cached entry;
+    ``None`` when anything it depends on changed (the file is then read as without a cache).
+
+    Only the baseline is built (from the entry's YAML value); the variants come from the
+    entry's outline, and the files their changes quote are hashed, not read.
+    """
     body = recall_tree(folder, file, content)
     fields = None if body is None else _entry_fields(work, body)
     if body is None or fields is None:
         return None
     case_id, line, column, fingerprint = fields
-    problems: list[Problem] = []
-    case, known = work.from_entry(file, body, content, fingerprint, problems)
-    if case is None or problems or not known or case.id != case_id:
+    location = id_location(work.display(file), line, column)
+    outlined = recall_outline(body, location)
+    if outlined is None or len(outlined[0]) != body["variants"]:
         return None
-    trials = _build(case, problems)
-    if problems or len(case.variants) != body["variants"]:
+    baseline = work.recall_baseline(file, body, content)
+    if baseline is None:
         return None
-    return _checked(work, case, trials, id_location(work.display(file), line, column), fingerprint)
+    variants, trials, flags = outlined
+    if any(
+        (flag is None) != (label_exclusion(variant) is not None)
+        for variant, flag in zip(variants, flags, strict=True)
+    ):
+        return None  # an entry that says nothing of a variant it should: not trusted
+
+    def identical(index: int) -> bool:
+        return bool(flags[index])
+
+    outline = Outline(case_id, variants, trials, identical)
+    return _planned(work, outline, baseline, location, fingerprint)
 
 
 def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
