@@ -13,6 +13,7 @@ itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import NamedTuple
 
 from textcontract.audit.reading import Case, Relation, Trial, Validity, Variant
@@ -169,7 +170,7 @@ def plan_outline(
     clean = first.accepted and first.complete
     planned = []
     for index, variant in enumerate(outline.variants):
-        reason = _excluded(variant, clean, lambda index=index: outline.identical(index))
+        reason = _excluded(variant, clean, partial(outline.identical, index))
         faults: tuple[CheckOutcome, ...] = ()
         if reason is None and variant.relation is Relation.VIOLATION:
             faults = _faults(variant, first, rules)
