@@ -67,7 +67,6 @@ from textcontract.audit.running._case_memo import (
 from textcontract.audit.running._evaluation import TextMemo, evaluate_trials
 from textcontract.audit.running._planning import (
     Outline,
-    exclusion,
     label_exclusion,
     labels,
     plan_case,
@@ -703,7 +702,7 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
         return CaseOutcome(record, item, cached.baseline_digest, cached.evaluations)
     folder = work.folder
     results = None if folder is None else CaseRuleResults(folder, case.id, work.rule_keys)
-    record = _evaluate_case(work, case, trials, plan.accepted and plan.complete, results)
+    record = _evaluate_case(work, case, trials, plan, results)
     if results is None or folder is None:
         return CaseOutcome(_waived(work, record), item, case.baseline_digest)
     results.save()
@@ -739,22 +738,23 @@ def _evaluate_case(
     work: CaseWork,
     case: Case,
     trials: list[list[Trial]],
-    clean: bool,
+    plan: CasePlan,
     cached: CaseRuleResults | None,
 ) -> CaseRecord:
     """Evaluate a case's eligible variants (no waiver applied).
 
-    Eligibility in SPEC order: label, then invalid baseline (the first pass checked
-    it), then identical trials.
+    Eligibility is the plan's (SPEC order: label, then invalid baseline, then identical
+    trials), made by the first pass from this very case (its fingerprint is checked).
     """
+    if [planned.variant for planned in plan.variants] != [v.id for v in case.variants]:
+        raise InternalError(f"the plan of {case.id} does not have the case's variants")
     parsed = work.parsed
     memo = TextMemo()
     records = []
-    for variant, built in zip(case.variants, trials, strict=True):
+    for variant, built, planned in zip(case.variants, trials, plan.variants, strict=True):
         found = labels(variant, work.severity(variant))
-        reason = exclusion(case, variant, built, clean)
-        if reason is not None:
-            records.append(VariantRecord(variant.id, found, reason))
+        if planned.excluded is not None:
+            records.append(VariantRecord(variant.id, found, planned.excluded))
             continue
         results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo, cached)
         records.append(
