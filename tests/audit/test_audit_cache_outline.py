@@ -26,6 +26,8 @@ from tests.audit.test_audit_cache import counts, text_of, with_cache_block
 from textcontract.audit import audit_directory, preflight_directory
 from textcontract.audit.running._cache import CacheFolder
 from textcontract.audit.running._case_memo import KIND as VALIDATED
+from textcontract.audit.running._case_memo import file_sha256, recall_tree
+from textcontract.audit.running._case_passes import CaseWork, WorkSetup, _build, _keys_of
 
 BODY = "Your order has shipped today and is on its way to you."
 OTHER_BODY = "Your order has shipped today. It is on its way to you now, as promised."
@@ -147,6 +149,25 @@ def _plain_and_cached(corpus: Path, cache: Path) -> None:
     for _ in range(2):  # the second run plans every case from its outline
         cached = audit_directory(corpus, cache=cache)
         assert text_of(cached) == with_cache_block(plain, *counts(cached))
+    _keys_are_those_of_the_rebuilt_trials(corpus, cache)
+
+
+def _keys_are_those_of_the_rebuilt_trials(corpus: Path, cache: Path) -> None:
+    """The trial keys an entry keeps (taken on the trials of the YAML read) are those of
+    the trials rebuilt from its YAML value, as the second pass builds them."""
+    setup = WorkSetup(str(corpus), str(corpus), None, False, 0.5, None, cache=str(cache))
+    work = CaseWork(setup)
+    for path in sorted(corpus.glob("c*.yaml")):
+        file = path.name
+        content = file_sha256(path)
+        assert content is not None
+        body = recall_tree(CacheFolder(cache), file, content)
+        assert body is not None
+        fingerprint = bytes.fromhex(body["fingerprint"])
+        case, known = work.from_entry(file, body, content, fingerprint, [])
+        assert case is not None
+        assert known
+        assert body["keys"] == _keys_of(_build(case, []))
 
 
 @settings(

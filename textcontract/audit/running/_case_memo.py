@@ -77,13 +77,18 @@ class Quotes:
     def resolve_as_recorded(self, folder: Path, recorded: Any) -> bool:
         """Whether every file an entry records (``[reference, relative, sha256]``, references
         relative to the case file's ``folder``) still resolves where, and has the bytes,
-        it records — for quoted files the case is planned without reading."""
+        it records — for quoted files the case is planned without reading. Files this
+        object heard of with those very fields are not hashed here: :meth:`unchanged`
+        hashes them again."""
         if not isinstance(recorded, list):
             return False
+        quoted = {tuple(found) for found in self.found}  # hashed already, and again later
         for found in recorded:
             if not (isinstance(found, list) and len(found) == 3):
                 return False
             reference, relative, digest = found
+            if (reference, relative, digest) in quoted:
+                continue
             if not (isinstance(reference, str) and isinstance(digest, str)):
                 return False
             resolved = (folder / reference).resolve()

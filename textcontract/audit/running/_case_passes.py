@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from textcontract.audit.reading import (
     Case,
@@ -77,6 +77,7 @@ from textcontract.audit.running._rule_cache import (
     BaselineResults,
     CaseRuleResults,
     RuleKey,
+    TrialDigests,
     rule_keys,
 )
 from textcontract.canonical import canonical_json
@@ -192,9 +193,10 @@ class CaseWork:
 
     def reread(
         self, file: str, problems: list[Problem], fingerprint: bytes
-    ) -> tuple[Case | None, bool]:
+    ) -> tuple[Case | None, bool, Any]:
         """The case in ``file`` again, from its YAML value in the cache when it is there,
-        and whether it is known to be the case with ``fingerprint``.
+        whether it is known to be the case with ``fingerprint`` and, when it is, the trial
+        keys the entry holds (unchecked; ``None`` when not known).
 
         The value is found by the file's bytes as they are now (:meth:`from_entry`).
         """
@@ -202,8 +204,9 @@ class CaseWork:
         content = None if folder is None else file_sha256(Path(self.setup.root, file))
         body = None if folder is None or content is None else recall_tree(folder, file, content)
         if body is None:
-            return self.read(file, problems), False
-        return self.from_entry(file, body, content or "", fingerprint, problems)
+            return self.read(file, problems), False, None
+        case, known = self.from_entry(file, body, content or "", fingerprint, problems)
+        return case, known, body.get("keys") if known else None
 
     def from_entry(
         self,
@@ -541,8 +544,15 @@ def _remember(
             )
             for variant, built in zip(case.variants, trials, strict=True)
         ],
+        "keys": _keys_of(trials),
     }
     remember(folder, file, content, quotes, found)
+
+
+def _keys_of(trials: list[list[Trial]]) -> list[list[str]]:
+    """Every trial's key for the rule results (the second pass looks them up by it)."""
+    digests = TrialDigests()
+    return [[digests.trial(trial.document, trial.context) for trial in built] for built in trials]
 
 
 def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, bytes] | None:
@@ -623,27 +633,48 @@ def read_checked(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Tria
     return case, trials, item
 
 
-def _rebuild(
-    work: CaseWork, entry: CaseEntry, need_item: bool
-) -> tuple[Case, list[list[Trial]], bytes | None]:
+def _rebuild(work: CaseWork, entry: CaseEntry, need_item: bool) -> _Rebuilt:
     """Read a validated case again and build its trials; it must be what the first pass saw.
 
     Its canonical form (the corpus digest's item) is returned when ``need_item``; it is
     taken anyway, and held to the fingerprint, unless the cache vouches for the case.
     """
     problems: list[Problem] = []
-    case, known = work.reread(entry.file, problems, entry.fingerprint)
+    case, known, keys = work.reread(entry.file, problems, entry.fingerprint)
     if case is None or problems:
         raise _changed(work, entry)
     trials = _build(case, problems)
     if problems:
         raise _changed(work, entry)
     if known and not need_item:
-        return case, trials, None
+        return _Rebuilt(case, trials, None, _trial_keys(keys, trials))
     item = case_item(case, trials)
     if _fingerprint(item) != entry.fingerprint:
         raise _changed(work, entry)
-    return case, trials, item
+    return _Rebuilt(case, trials, item, _trial_keys(keys, trials) if known else None)
+
+
+class _Rebuilt(NamedTuple):
+    case: Case
+    trials: list[list[Trial]]
+    item: bytes | None
+    keys: list[list[str]] | None
+    """Every trial's key (:class:`TrialDigests`), from the case's validated entry."""
+
+
+def _trial_keys(keys: Any, trials: list[list[Trial]]) -> list[list[str]] | None:
+    """The trial keys a vouched-for entry holds, when they fit the built trials."""
+    if not isinstance(keys, list) or len(keys) != len(trials):
+        return None
+    for found, built in zip(keys, trials, strict=True):
+        if not isinstance(found, list) or len(found) != len(built):
+            return None
+        if not all(isinstance(key, str) and len(key) == _KEY_LENGTH for key in found):
+            return None
+    return keys
+
+
+_KEY_LENGTH = len("sha256:") + 64
 
 
 def _agrees(record: CaseRecord, plan: CasePlan) -> bool:
@@ -694,7 +725,7 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
     if cached is not None and not task.item:
         record = _waived(work, cached.record)
         return CaseOutcome(record, None, cached.baseline_digest, cached.evaluations)
-    case, trials, item = _rebuild(work, entry, task.item)
+    case, trials, item, keys = _rebuild(work, entry, task.item)
     if not task.evaluate or plan is None:
         return CaseOutcome(None, item, case.baseline_digest)
     if cached is not None:
@@ -702,6 +733,10 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
         return CaseOutcome(record, item, cached.baseline_digest, cached.evaluations)
     folder = work.folder
     results = None if folder is None else CaseRuleResults(folder, case.id, work.rule_keys)
+    if results is not None and keys is not None:
+        for built, found in zip(trials, keys, strict=True):
+            for trial, key in zip(built, found, strict=True):
+                results.know(trial.document, trial.context, key)
     record = _evaluate_case(work, case, trials, plan, results)
     if results is None or folder is None:
         return CaseOutcome(_waived(work, record), item, case.baseline_digest)
