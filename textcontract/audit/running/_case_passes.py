@@ -72,7 +72,12 @@ from textcontract.audit.running._planning import (
     plan_case,
     plan_outline,
 )
-from textcontract.audit.running._result_cache import CachedCase, read_case, write_case
+from textcontract.audit.running._result_cache import (
+    CachedCase,
+    RecordMemo,
+    read_case,
+    write_case,
+)
 from textcontract.audit.running._rule_cache import (
     BaselineResults,
     CaseRuleResults,
@@ -161,6 +166,10 @@ class CaseWork:
     @cached_property
     def folder(self) -> CacheFolder | None:
         return None if self.setup.cache is None else CacheFolder(self.setup.cache)
+
+    @cached_property
+    def record_memo(self) -> RecordMemo:
+        return {}
 
     @cached_property
     def rule_keys(self) -> tuple[RuleKey, ...]:
@@ -698,7 +707,12 @@ def _cached(work: CaseWork, entry: CaseEntry, plan: CasePlan) -> CachedCase | No
     if work.folder is None:
         return None
     found = read_case(
-        work.folder, work.parsed.digest, entry.id, entry.fingerprint, work.setup.catch_threshold
+        work.folder,
+        work.parsed.digest,
+        entry.id,
+        entry.fingerprint,
+        work.setup.catch_threshold,
+        work.record_memo,
     )
     return found if found is not None and _agrees(found.record, plan) else None
 
