@@ -392,11 +392,12 @@ class FieldReader:
         stand_in = next(iter(kind)) if fallback is _PLACEHOLDER else fallback
         if value is MISSING:
             return stand_in
-        names = [str(member.value) for member in kind]
         if isinstance(value, str):
             for member in kind:
                 if member.value == value:
                     return member
+        names = [str(member.value) for member in kind]
+        if isinstance(value, str):
             self.problem(
                 path, f"{value!r} is not one of {', '.join(names)}", did_you_mean(value, names)
             )
