@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -431,25 +431,35 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
             _roles(case.id, case.variants, work.setup.waived_probes),
         )
     fingerprint = _fingerprint(case_item(case, trials))
+    identical = _identical(case, trials)
     if folder is not None and content is not None and quotes is not None:
-        _remember(work, folder, file, content, quotes, (case, trials), fingerprint)
-    return _checked(work, case, trials, case.location, fingerprint)
+        _remember(work, folder, file, content, quotes, (case, trials, identical), fingerprint)
+    return _checked(work, case, trials, identical, fingerprint)
+
+
+def _identical(case: Case, trials: list[list[Trial]]) -> Callable[[int], bool]:
+    """Whether every trial of the variant at an index equals the baseline, each asked once."""
+    found: dict[int, bool] = {}
+
+    def identical(index: int) -> bool:
+        if index not in found:
+            baseline = (case.document, case.context)
+            found[index] = all(trial.same_as(*baseline) for trial in trials[index])
+        return found[index]
+
+    return identical
 
 
 def _checked(
     work: CaseWork,
     case: Case,
     trials: list[list[Trial]],
-    location: Location,
+    identical: Callable[[int], bool],
     fingerprint: bytes,
 ) -> CaseCheck:
     """The first pass of a valid case: its fingerprint, its probes' roles and its plan."""
-
-    def identical(index: int) -> bool:
-        return all(trial.same_as(case.document, case.context) for trial in trials[index])
-
     outline = Outline(case.id, case.variants, [len(built) for built in trials], identical)
-    return _planned(work, outline, (case.document, case.context), location, fingerprint)
+    return _planned(work, outline, (case.document, case.context), case.location, fingerprint)
 
 
 def _planned(
@@ -527,11 +537,11 @@ def _remember(
     file: str,
     content: str,
     quotes: Quotes,
-    built: tuple[Case, list[list[Trial]]],
+    built: tuple[Case, list[list[Trial]], Callable[[int], bool]],
     fingerprint: bytes,
 ) -> None:
     """Record a valid case's first pass, unless a file it read changed meanwhile."""
-    case, trials = built
+    case, trials, identical = built
     where = case.location
     if where.path != ("id",) or where.line is None or where.column is None:
         return
@@ -547,11 +557,9 @@ def _remember(
             outline_json(
                 variant,
                 len(built),
-                None
-                if label_exclusion(variant) is not None
-                else all(trial.same_as(case.document, case.context) for trial in built),
+                None if label_exclusion(variant) is not None else identical(index),
             )
-            for variant, built in zip(case.variants, trials, strict=True)
+            for index, (variant, built) in enumerate(zip(case.variants, trials, strict=True))
         ],
         "keys": _keys_of(trials),
     }
