@@ -154,6 +154,35 @@ def test_absorb_moves_problems_of_an_embedded_value_into_the_file() -> None:
     ]
 
 
+def test_a_reader_without_names_keeps_key_paths_and_still_names_every_problem() -> None:
+    named = FieldReader("c.yaml")
+    unnamed = FieldReader("c.yaml", names=False)
+    for reader in (named, unnamed):
+        inner = reader.within(("variants", 2), "variant 'x'").within(("change",))
+        inner.integer("many", ("trials", 0))
+        inner.absorb(InputError(Problem("bad", Location.of_path("y", ["a"]))), ("claims",))
+        reader.problem(("id",), "wrong", at_key=True)
+    assert (
+        _rendered(unnamed)
+        == _rendered(named)
+        == [
+            "c.yaml: variant 'x', field change.trials[0]: expected an integer, got a string",
+            "c.yaml: variant 'x', field change.claims.a: bad",
+            "c.yaml: id: wrong",
+        ]
+    )
+    inner = unnamed.within(("variants", 2)).within(("change",))
+    assert inner.at(("replace", 1)) == Location(
+        "c.yaml", path=("variants", 2, "change", "replace", 1)
+    )
+    assert inner.at_key(("claims", "body")).key is None
+    assert named.within(("variants", 2)).at(("change",)).key == "variants[2].change"
+    # with positions, locations are named whatever ``names`` says
+    _, reader = _yaml_reader("a:\n  b: 1\n")
+    positioned = FieldReader(reader.file, reader.positions, names=False)
+    assert positioned.at(("a", "b")) == reader.at(("a", "b"))
+
+
 def test_mark_and_raise() -> None:
     reader = FieldReader("f.json")
     start = reader.mark()

@@ -133,6 +133,7 @@ class FieldReader:
         base: KeyPath = (),
         label: str | None = None,
         problems: list[Problem] | None = None,
+        names: bool = True,
     ) -> None:
         self.file = file
         self.positions = positions
@@ -141,6 +142,10 @@ class FieldReader:
         self._labelled = base
         """Where ``label`` names: paths below it are said as ``label, field a.b``."""
         self.problems: list[Problem] = [] if problems is None else problems
+        self.names = names
+        """Without positions and with ``names`` false, :meth:`at` and :meth:`at_key` give
+        locations with their key path only, not yet rendered as a name (for values read
+        again that were validated before); a problem is always named."""
 
     # -- places and problems ----------------------------------------------------------
 
@@ -150,7 +155,12 @@ class FieldReader:
         Without a ``label`` of its own it names places as this reader does.
         """
         inner = FieldReader(
-            self.file, self.positions, base=self.base + path, label=label, problems=self.problems
+            self.file,
+            self.positions,
+            base=self.base + path,
+            label=label,
+            problems=self.problems,
+            names=self.names,
         )
         if label is None:
             inner.label, inner._labelled = self.label, self._labelled
@@ -165,10 +175,14 @@ class FieldReader:
 
     def at(self, path: KeyPath = ()) -> Location:
         """Where the value at ``path`` starts, named by its key path (or label)."""
+        if self.positions is None and not self.names:
+            return Location(self.file, path=self.base + path)
         return self._location(path, at_key=False)
 
     def at_key(self, path: KeyPath) -> Location:
         """Where the mapping key of ``path`` starts (for unknown or misplaced keys)."""
+        if self.positions is None and not self.names:
+            return Location(self.file, path=self.base + path)
         return self._location(path, at_key=True)
 
     def _location(self, path: KeyPath, *, at_key: bool) -> Location:
@@ -206,7 +220,9 @@ class FieldReader:
         for problem in error.problems:
             inner = problem.location.path
             where = path + tuple(inner) if inner is not None else path
-            self.problems.append(Problem(problem.message, self.at(where), problem.hint))
+            self.problems.append(
+                Problem(problem.message, self._location(where, at_key=False), problem.hint)
+            )
 
     # -- containers -------------------------------------------------------------------
 
@@ -376,11 +392,12 @@ class FieldReader:
         stand_in = next(iter(kind)) if fallback is _PLACEHOLDER else fallback
         if value is MISSING:
             return stand_in
-        names = [str(member.value) for member in kind]
         if isinstance(value, str):
             for member in kind:
                 if member.value == value:
                     return member
+        names = [str(member.value) for member in kind]
+        if isinstance(value, str):
             self.problem(
                 path, f"{value!r} is not one of {', '.join(names)}", did_you_mean(value, names)
             )

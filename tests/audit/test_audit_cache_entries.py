@@ -11,10 +11,14 @@ import pytest
 from tests.audit.audit_builders import (
     AUDIT,
     CONTRACT,
+    REFUND,
+    REWORD,
     Exploding,
     case_text,
+    preserve,
     registry_with_exploding,
     violation,
+    write_corpus,
 )
 from textcontract.audit import audit_directory
 from textcontract.audit.results import CaseRecord
@@ -23,6 +27,7 @@ from textcontract.audit.running._cache import CacheFolder, prepare_cache_folder
 from textcontract.audit.running._case_memo import file_sha256
 from textcontract.audit.running._result_cache import (
     CachedCase,
+    RecordMemo,
     read_case,
     read_corpus,
     write_case,
@@ -98,6 +103,38 @@ def test_a_case_summary_of_another_shape_is_a_miss(tmp_path: Path) -> None:
         folder.write("cases", key, body)
         assert read_case(folder, "sha256:c", "c1", b"\0" * 32, 0.5) is None
     assert read_corpus(folder, [b"\0" * 32]) is None
+
+
+def test_case_summaries_share_decoded_variants_and_refuse_a_bad_one(tmp_path: Path) -> None:
+    folder = CacheFolder(tmp_path / "cache")
+    corpus = write_corpus(
+        tmp_path / "corpus",
+        {
+            "c1.yaml": case_text(violation("v", REFUND) + preserve("p", REWORD), "c1"),
+            "c2.yaml": case_text(violation("v", REFUND) + preserve("p", REWORD), "c2"),
+        },
+    )
+    cached = audit_directory(corpus, cache=tmp_path / "cache")
+    records = {record.case: record for record in cached.findings.cases}
+    memo: RecordMemo = {}
+    found = []
+    for case, record in records.items():
+        summary = CachedCase(record, "sha256:b", 3)
+        write_case(folder, "sha256:c", b"\1" * 32, 0.5, summary)
+        read = read_case(folder, "sha256:c", case, b"\1" * 32, 0.5, memo)
+        assert read is not None
+        assert list(read.record.variants) == list(record.variants)
+        found.append(list(read.record.variants))
+    assert len(memo) == 2  # two distinct variants, each decoded once for both cases
+    assert all(one.labels is two.labels for one, two in zip(*found, strict=True))
+    key = folder.key(
+        "cases",
+        {"contract": "sha256:c", "case": "c1", "fingerprint": "01" * 32, "catch_threshold": "0.5"},
+    )
+    for variants in (["{"], [3], ['{"variant": "v"}'], "[]"):
+        body = {"baseline": "b", "evaluations": 1, "record": {"case": "c1", "variants": variants}}
+        folder.write("cases", key, body)
+        assert read_case(folder, "sha256:c", "c1", b"\1" * 32, 0.5, {}) is None
 
 
 def test_a_check_row_of_another_shape_is_refused() -> None:

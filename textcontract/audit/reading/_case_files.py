@@ -174,8 +174,9 @@ class CaseReader:
     def case_tree(
         self, data: Any, positions: Positions | None, path: Path, shown: str
     ) -> Case | None:
-        """The case a case file's YAML value holds (``positions`` ``None``: no line numbers)."""
-        reader = FieldReader(shown, positions)
+        """The case a case file's YAML value holds (``positions`` ``None``: no line numbers,
+        and the locations the case keeps name no key path: it was validated before)."""
+        reader = FieldReader(shown, positions, names=positions is not None)
         fields = reader.mapping(
             {} if data is None else data,
             (),

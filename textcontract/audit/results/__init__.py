@@ -45,6 +45,8 @@ from textcontract.audit.results._record_json import (
     RecordError,
     case_record_from_json,
     case_record_json,
+    variant_record_from_json,
+    variant_record_json,
 )
 from textcontract.audit.results._report import (
     AUDIT_VERSION,
@@ -116,6 +118,8 @@ __all__ = [
     "streamed_report",
     "summarize",
     "summarize_records",
+    "variant_record_from_json",
+    "variant_record_json",
     "violation_trial",
     "violation_verdict",
     "waive_counted",

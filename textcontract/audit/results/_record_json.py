@@ -23,7 +23,13 @@ from textcontract.errors import render_key_path
 from textcontract.model import Severity
 from textcontract.strength import Exposure, OutcomeState, ProbeClass
 
-__all__ = ["RecordError", "case_record_from_json", "case_record_json"]
+__all__ = [
+    "RecordError",
+    "case_record_from_json",
+    "case_record_json",
+    "variant_record_from_json",
+    "variant_record_json",
+]
 
 E = TypeVar("E", bound=StrEnum)
 Path = tuple[str | int, ...]
@@ -172,3 +178,13 @@ def case_record_from_json(value: Any, path: Path = ()) -> CaseRecord:
     entry = _keys(value, path, ("case", "variants"))
     case = _field(entry["case"], (*path, "case"), str, "a string")
     return CaseRecord(case, _items(entry["variants"], (*path, "variants"), _variant))
+
+
+def variant_record_json(record: VariantRecord) -> dict[str, Any]:
+    """One variant of :func:`case_record_json`."""
+    return _variant_json(record)
+
+
+def variant_record_from_json(value: Any, path: Path = ()) -> VariantRecord:
+    """One variant :func:`variant_record_json` wrote; :class:`RecordError` for anything else."""
+    return _variant(value, path)

@@ -23,12 +23,14 @@ nothing cached depends on ``--as-of``.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from textcontract.audit.reading import (
     Case,
@@ -57,22 +59,37 @@ from textcontract.audit.running._case_memo import (
     Quotes,
     file_sha256,
     id_location,
+    outline_json,
+    recall_outline,
     recall_tree,
     remember,
 )
 from textcontract.audit.running._evaluation import TextMemo, evaluate_trials
-from textcontract.audit.running._planning import exclusion, labels, plan_case
-from textcontract.audit.running._result_cache import CachedCase, read_case, write_case
+from textcontract.audit.running._planning import (
+    Outline,
+    label_exclusion,
+    labels,
+    plan_case,
+    plan_outline,
+)
+from textcontract.audit.running._result_cache import (
+    CachedCase,
+    RecordMemo,
+    read_case,
+    write_case,
+)
 from textcontract.audit.running._rule_cache import (
     BaselineResults,
     CaseRuleResults,
     RuleKey,
+    TrialDigests,
     rule_keys,
 )
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract, parse_contract_file
 from textcontract.errors import InternalError, Location, Problem
-from textcontract.model import Severity
+from textcontract.fields import FieldReader
+from textcontract.model import Context, Document, Severity
 from textcontract.strength import OutcomeState, ProbeRole, Waiver, reduce_trials
 
 __all__ = [
@@ -151,6 +168,10 @@ class CaseWork:
         return None if self.setup.cache is None else CacheFolder(self.setup.cache)
 
     @cached_property
+    def record_memo(self) -> RecordMemo:
+        return {}
+
+    @cached_property
     def rule_keys(self) -> tuple[RuleKey, ...]:
         return rule_keys(self.parsed)
 
@@ -181,9 +202,10 @@ class CaseWork:
 
     def reread(
         self, file: str, problems: list[Problem], fingerprint: bytes
-    ) -> tuple[Case | None, bool]:
+    ) -> tuple[Case | None, bool, Any]:
         """The case in ``file`` again, from its YAML value in the cache when it is there,
-        and whether it is known to be the case with ``fingerprint``.
+        whether it is known to be the case with ``fingerprint`` and, when it is, the trial
+        keys the entry holds (unchecked; ``None`` when not known).
 
         The value is found by the file's bytes as they are now (:meth:`from_entry`).
         """
@@ -191,8 +213,9 @@ class CaseWork:
         content = None if folder is None else file_sha256(Path(self.setup.root, file))
         body = None if folder is None or content is None else recall_tree(folder, file, content)
         if body is None:
-            return self.read(file, problems), False
-        return self.from_entry(file, body, content or "", fingerprint, problems)
+            return self.read(file, problems), False, None
+        case, known = self.from_entry(file, body, content or "", fingerprint, problems)
+        return case, known, body.get("keys") if known else None
 
     def from_entry(
         self,
@@ -223,6 +246,38 @@ class CaseWork:
             and file_sha256(path) == content
         )
         return case, known
+
+    def recall_baseline(
+        self, file: str, body: dict[str, Any], content: str
+    ) -> tuple[Document, Context] | None:
+        """The baseline of a ``validated`` entry's case, when every file the case quotes
+        resolves where, and has the bytes, the entry records, and the case file still has
+        the bytes ``content``; else ``None``."""
+        tree = body["tree"][0]
+        if not isinstance(tree, dict) or not isinstance(tree.get("baseline"), dict):
+            return None
+        quotes = Quotes(self.resolved_root)
+        problems: list[Problem] = []
+        reader = self.reader(problems)
+        reader.on_quote = quotes
+        path = Path(self.setup.root, file)
+        shown = self.display(file)
+        fields = FieldReader(shown)
+        document, context = reader.baseline(fields, tree, path.parent, os.path.dirname(shown))
+        recorded = body.get("files")
+        if (
+            document is None
+            or context is None
+            or problems
+            or fields.problems
+            or not isinstance(recorded, list)
+            or not all(found in recorded for found in quotes.recorded())
+            or not quotes.resolve_as_recorded(path.parent, recorded)
+            or not quotes.unchanged()
+            or file_sha256(path) != content
+        ):
+            return None
+        return document, context
 
     def severity(self, variant: Variant) -> Severity:
         """Declared, else the highest severity among the expected rules present, else medium."""
@@ -373,31 +428,57 @@ def check_case(work: CaseWork, file: str) -> CaseCheck:
             tuple(trial_problems),
             None,
             len(case.variants),
-            _roles(case, work.setup.waived_probes),
+            _roles(case.id, case.variants, work.setup.waived_probes),
         )
     fingerprint = _fingerprint(case_item(case, trials))
+    identical = _identical(case, trials)
     if folder is not None and content is not None and quotes is not None:
-        _remember(work, folder, file, content, quotes, case, fingerprint)
-    return _checked(work, case, trials, case.location, fingerprint)
+        _remember(work, folder, file, content, quotes, (case, trials, identical), fingerprint)
+    return _checked(work, case, trials, identical, fingerprint)
+
+
+def _identical(case: Case, trials: list[list[Trial]]) -> Callable[[int], bool]:
+    """Whether every trial of the variant at an index equals the baseline, each asked once."""
+    found: dict[int, bool] = {}
+
+    def identical(index: int) -> bool:
+        if index not in found:
+            baseline = (case.document, case.context)
+            found[index] = all(trial.same_as(*baseline) for trial in trials[index])
+        return found[index]
+
+    return identical
 
 
 def _checked(
     work: CaseWork,
     case: Case,
     trials: list[list[Trial]],
-    location: Location,
+    identical: Callable[[int], bool],
     fingerprint: bytes,
 ) -> CaseCheck:
     """The first pass of a valid case: its fingerprint, its probes' roles and its plan."""
-    plan, hits, misses = _plan(work, case, trials)
+    outline = Outline(case.id, case.variants, [len(built) for built in trials], identical)
+    return _planned(work, outline, (case.document, case.context), case.location, fingerprint)
+
+
+def _planned(
+    work: CaseWork,
+    outline: Outline,
+    baseline: tuple[Document, Context],
+    location: Location,
+    fingerprint: bytes,
+) -> CaseCheck:
+    """:func:`_checked` of a case given by its :class:`Outline` and baseline."""
+    plan, hits, misses = _plan(work, outline, baseline)
     return CaseCheck(
-        case.id,
+        outline.case,
         location,
         (),
         (),
         fingerprint,
-        len(case.variants),
-        _roles(case, work.setup.waived_probes),
+        len(outline.variants),
+        _roles(outline.case, outline.variants, work.setup.waived_probes),
         plan,
         hits,
         misses,
@@ -405,7 +486,7 @@ def _checked(
 
 
 def _plan(
-    work: CaseWork, case: Case, trials: list[list[Trial]]
+    work: CaseWork, outline: Outline, baseline: tuple[Document, Context]
 ) -> tuple[CasePlan | None, int, int]:
     """The case's plan, and the cache hits and misses of its baseline's first check run.
 
@@ -414,9 +495,11 @@ def _plan(
     if not work.evaluates:
         return None, 0, 0
     folder = work.folder
-    results = None if folder is None else BaselineResults(folder, case.id, work.rule_keys)
+    results = None if folder is None else BaselineResults(folder, outline.case, work.rule_keys)
+    document, context = baseline
+    rules = work.setup.rules or {}
     try:
-        plan = plan_case(work.parsed, case, trials, work.setup.rules or {}, work.severity, results)
+        plan = plan_outline(work.parsed, outline, document, context, rules, work.severity, results)
     except Exception:  # raised again, with its traceback, once every input is validated
         return None, 0, 0
     if results is None:
@@ -432,12 +515,14 @@ def raise_baseline(work: CaseWork, entry: CaseEntry) -> None:
     raise InternalError(f"checking the baseline of {case.id} failed in the first pass only")
 
 
-def _roles(case: Case, named: frozenset[str]) -> tuple[tuple[str, ProbeRole], ...]:
+def _roles(
+    case_id: str, variants: Sequence[Variant], named: frozenset[str]
+) -> tuple[tuple[str, ProbeRole], ...]:
     if not named:
         return ()
     found = []
-    for variant in case.variants:
-        probe_id = f"{case.id}/{variant.id}"
+    for variant in variants:
+        probe_id = f"{case_id}/{variant.id}"
         if probe_id in named:
             if variant.relation is Relation.PRESERVE:
                 found.append((probe_id, ProbeRole.CLEAN_CONTROL))
@@ -452,10 +537,11 @@ def _remember(
     file: str,
     content: str,
     quotes: Quotes,
-    case: Case,
+    built: tuple[Case, list[list[Trial]], Callable[[int], bool]],
     fingerprint: bytes,
 ) -> None:
     """Record a valid case's first pass, unless a file it read changed meanwhile."""
+    case, trials, identical = built
     where = case.location
     if where.path != ("id",) or where.line is None or where.column is None:
         return
@@ -467,8 +553,23 @@ def _remember(
         "variants": len(case.variants),
         "fingerprint": fingerprint.hex(),
         "rules": sorted({e.rule for variant in case.variants for e in variant.expect}),
+        "outline": [
+            outline_json(
+                variant,
+                len(built),
+                None if label_exclusion(variant) is not None else identical(index),
+            )
+            for index, (variant, built) in enumerate(zip(case.variants, trials, strict=True))
+        ],
+        "keys": _keys_of(trials),
     }
     remember(folder, file, content, quotes, found)
+
+
+def _keys_of(trials: list[list[Trial]]) -> list[list[str]]:
+    """Every trial's key for the rule results (the second pass looks them up by it)."""
+    digests = TrialDigests()
+    return [[digests.trial(trial.document, trial.context) for trial in built] for built in trials]
 
 
 def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, bytes] | None:
@@ -497,21 +598,36 @@ def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, 
 
 
 def _recalled(work: CaseWork, folder: CacheFolder, file: str, content: str) -> CaseCheck | None:
-    """The first pass of a case file validated before, rebuilt from its cached YAML value;
-    ``None`` when anything it depends on changed (the file is then read as without a cache)."""
+    """The first pass of a case file validated before, planned from its cached entry;
+    ``None`` when anything it depends on changed (the file is then read as without a cache).
+
+    Only the baseline is built (from the entry's YAML value); the variants come from the
+    entry's outline, and the files their changes quote are hashed, not read.
+    """
     body = recall_tree(folder, file, content)
     fields = None if body is None else _entry_fields(work, body)
     if body is None or fields is None:
         return None
     case_id, line, column, fingerprint = fields
-    problems: list[Problem] = []
-    case, known = work.from_entry(file, body, content, fingerprint, problems)
-    if case is None or problems or not known or case.id != case_id:
+    location = id_location(work.display(file), line, column)
+    outlined = recall_outline(body, location)
+    if outlined is None or len(outlined[0]) != body["variants"]:
         return None
-    trials = _build(case, problems)
-    if problems or len(case.variants) != body["variants"]:
+    baseline = work.recall_baseline(file, body, content)
+    if baseline is None:
         return None
-    return _checked(work, case, trials, id_location(work.display(file), line, column), fingerprint)
+    variants, trials, flags = outlined
+    if any(
+        (flag is None) != (label_exclusion(variant) is not None)
+        for variant, flag in zip(variants, flags, strict=True)
+    ):
+        return None  # an entry that says nothing of a variant it should: not trusted
+
+    def identical(index: int) -> bool:
+        return bool(flags[index])
+
+    outline = Outline(case_id, variants, trials, identical)
+    return _planned(work, outline, baseline, location, fingerprint)
 
 
 def _changed(work: CaseWork, entry: CaseEntry) -> InternalError:
@@ -534,27 +650,48 @@ def read_checked(work: CaseWork, entry: CaseEntry) -> tuple[Case, list[list[Tria
     return case, trials, item
 
 
-def _rebuild(
-    work: CaseWork, entry: CaseEntry, need_item: bool
-) -> tuple[Case, list[list[Trial]], bytes | None]:
+def _rebuild(work: CaseWork, entry: CaseEntry, need_item: bool) -> _Rebuilt:
     """Read a validated case again and build its trials; it must be what the first pass saw.
 
     Its canonical form (the corpus digest's item) is returned when ``need_item``; it is
     taken anyway, and held to the fingerprint, unless the cache vouches for the case.
     """
     problems: list[Problem] = []
-    case, known = work.reread(entry.file, problems, entry.fingerprint)
+    case, known, keys = work.reread(entry.file, problems, entry.fingerprint)
     if case is None or problems:
         raise _changed(work, entry)
     trials = _build(case, problems)
     if problems:
         raise _changed(work, entry)
     if known and not need_item:
-        return case, trials, None
+        return _Rebuilt(case, trials, None, _trial_keys(keys, trials))
     item = case_item(case, trials)
     if _fingerprint(item) != entry.fingerprint:
         raise _changed(work, entry)
-    return case, trials, item
+    return _Rebuilt(case, trials, item, _trial_keys(keys, trials) if known else None)
+
+
+class _Rebuilt(NamedTuple):
+    case: Case
+    trials: list[list[Trial]]
+    item: bytes | None
+    keys: list[list[str]] | None
+    """Every trial's key (:class:`TrialDigests`), from the case's validated entry."""
+
+
+def _trial_keys(keys: Any, trials: list[list[Trial]]) -> list[list[str]] | None:
+    """The trial keys a vouched-for entry holds, when they fit the built trials."""
+    if not isinstance(keys, list) or len(keys) != len(trials):
+        return None
+    for found, built in zip(keys, trials, strict=True):
+        if not isinstance(found, list) or len(found) != len(built):
+            return None
+        if not all(isinstance(key, str) and len(key) == _KEY_LENGTH for key in found):
+            return None
+    return keys
+
+
+_KEY_LENGTH = len("sha256:") + 64
 
 
 def _agrees(record: CaseRecord, plan: CasePlan) -> bool:
@@ -578,7 +715,12 @@ def _cached(work: CaseWork, entry: CaseEntry, plan: CasePlan) -> CachedCase | No
     if work.folder is None:
         return None
     found = read_case(
-        work.folder, work.parsed.digest, entry.id, entry.fingerprint, work.setup.catch_threshold
+        work.folder,
+        work.parsed.digest,
+        entry.id,
+        entry.fingerprint,
+        work.setup.catch_threshold,
+        work.record_memo,
     )
     return found if found is not None and _agrees(found.record, plan) else None
 
@@ -605,7 +747,7 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
     if cached is not None and not task.item:
         record = _waived(work, cached.record)
         return CaseOutcome(record, None, cached.baseline_digest, cached.evaluations)
-    case, trials, item = _rebuild(work, entry, task.item)
+    case, trials, item, keys = _rebuild(work, entry, task.item)
     if not task.evaluate or plan is None:
         return CaseOutcome(None, item, case.baseline_digest)
     if cached is not None:
@@ -613,7 +755,11 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
         return CaseOutcome(record, item, cached.baseline_digest, cached.evaluations)
     folder = work.folder
     results = None if folder is None else CaseRuleResults(folder, case.id, work.rule_keys)
-    record = _evaluate_case(work, case, trials, plan.accepted and plan.complete, results)
+    if results is not None and keys is not None:
+        for built, found in zip(trials, keys, strict=True):
+            for trial, key in zip(built, found, strict=True):
+                results.know(trial.document, trial.context, key)
+    record = _evaluate_case(work, case, trials, plan, results)
     if results is None or folder is None:
         return CaseOutcome(_waived(work, record), item, case.baseline_digest)
     results.save()
@@ -649,22 +795,23 @@ def _evaluate_case(
     work: CaseWork,
     case: Case,
     trials: list[list[Trial]],
-    clean: bool,
+    plan: CasePlan,
     cached: CaseRuleResults | None,
 ) -> CaseRecord:
     """Evaluate a case's eligible variants (no waiver applied).
 
-    Eligibility in SPEC order: label, then invalid baseline (the first pass checked
-    it), then identical trials.
+    Eligibility is the plan's (SPEC order: label, then invalid baseline, then identical
+    trials), made by the first pass from this very case (its fingerprint is checked).
     """
+    if [planned.variant for planned in plan.variants] != [v.id for v in case.variants]:
+        raise InternalError(f"the plan of {case.id} does not have the case's variants")
     parsed = work.parsed
     memo = TextMemo()
     records = []
-    for variant, built in zip(case.variants, trials, strict=True):
+    for variant, built, planned in zip(case.variants, trials, plan.variants, strict=True):
         found = labels(variant, work.severity(variant))
-        reason = exclusion(case, variant, built, clean)
-        if reason is not None:
-            records.append(VariantRecord(variant.id, found, reason))
+        if planned.excluded is not None:
+            records.append(VariantRecord(variant.id, found, planned.excluded))
             continue
         results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo, cached)
         records.append(

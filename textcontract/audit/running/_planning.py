@@ -13,6 +13,8 @@ itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import NamedTuple
 
 from textcontract.audit.reading import Case, Relation, Trial, Validity, Variant
 from textcontract.audit.results import (
@@ -33,9 +35,9 @@ from textcontract.audit.running._evaluation import (
 from textcontract.audit.running._rule_cache import RuleResults
 from textcontract.canonical import canonical_json
 from textcontract.contract import ParsedContract
-from textcontract.model import Severity
+from textcontract.model import Context, Document, Severity
 
-__all__ = ["exclusion", "label_exclusion", "labels", "plan_case"]
+__all__ = ["Outline", "exclusion", "label_exclusion", "labels", "plan_case", "plan_outline"]
 
 
 def labels(variant: Variant, severity: Severity) -> Labels:
@@ -63,16 +65,33 @@ def exclusion(
     case: Case, variant: Variant, built: Sequence[Trial], clean: bool
 ) -> ExcludedReason | None:
     """Why a variant is not counted, in SPEC order (label, invalid baseline, identical)."""
+    return _excluded(
+        variant,
+        clean,
+        lambda: all(trial.same_as(case.document, case.context) for trial in built),
+    )
+
+
+def _excluded(
+    variant: Variant, clean: bool, identical: Callable[[], bool]
+) -> ExcludedReason | None:
+    """:func:`exclusion` with "every trial equals the baseline" asked of ``identical``
+    (only when neither the label nor the baseline excludes the variant)."""
     reason = label_exclusion(variant)
     if reason is None and not clean:
         reason = ExcludedReason.INVALID_BASELINE
-    if reason is None and all(trial.same_as(case.document, case.context) for trial in built):
+    if reason is None and identical():
         reason = ExcludedReason.IDENTICAL
     return reason
 
 
 def _difference(first: Judgement, second: Judgement) -> str | None:
     """What first differs between two check runs of one baseline, or ``None``."""
+    # two lists have one canonical form exactly when their items pairwise do
+    if canonical_json([one.to_json() for one in first.checks]) == canonical_json(
+        [two.to_json() for two in second.checks]
+    ):
+        return None
     for index, (one, two) in enumerate(zip(first.checks, second.checks, strict=False)):
         if canonical_json(one.to_json()) != canonical_json(two.to_json()):
             return (
@@ -100,6 +119,17 @@ def _faults(
     )
 
 
+class Outline(NamedTuple):
+    """What planning needs of a case besides its baseline: its variants (their trials
+    need not be built), each one's trial count, and whether its trials all equal the
+    baseline (asked only of variants neither label nor baseline excludes)."""
+
+    case: str
+    variants: Sequence[Variant]
+    trials: Sequence[int]
+    identical: Callable[[int], bool]
+
+
 def plan_case(
     parsed: ParsedContract,
     case: Case,
@@ -113,24 +143,46 @@ def plan_case(
     ``first_run`` is where the first check run finds cached results; the second runs
     every rule.
     """
+
+    def identical(index: int) -> bool:
+        return all(trial.same_as(case.document, case.context) for trial in trials[index])
+
+    outline = Outline(case.id, case.variants, [len(built) for built in trials], identical)
+    return plan_outline(parsed, outline, case.document, case.context, rules, severity_of, first_run)
+
+
+def plan_outline(
+    parsed: ParsedContract,
+    outline: Outline,
+    document: Document,
+    context: Context,
+    rules: Mapping[str, Severity],
+    severity_of: Callable[[Variant], Severity],
+    first_run: RuleResults | None = None,
+) -> CasePlan:
+    """:func:`plan_case` of a case given by its baseline and its :class:`Outline`."""
     memo = TextMemo()
     if first_run is None:
-        first = check_trial(parsed, case.document, case.context, memo)
+        first = check_trial(parsed, document, context, memo)
     else:
-        first = check_trial_cached(parsed, case.document, case.context, memo, first_run)
-    second = check_trial(parsed, case.document, case.context, memo)
+        first = check_trial_cached(parsed, document, context, memo, first_run)
+    second = check_trial(parsed, document, context, memo)
     clean = first.accepted and first.complete
     planned = []
-    for variant, built in zip(case.variants, trials, strict=True):
-        reason = exclusion(case, variant, built, clean)
+    for index, variant in enumerate(outline.variants):
+        reason = _excluded(variant, clean, partial(outline.identical, index))
         faults: tuple[CheckOutcome, ...] = ()
         if reason is None and variant.relation is Relation.VIOLATION:
             faults = _faults(variant, first, rules)
         planned.append(
             PlannedVariant(
-                variant.id, labels(variant, severity_of(variant)), len(built), reason, faults
+                variant.id,
+                labels(variant, severity_of(variant)),
+                outline.trials[index],
+                reason,
+                faults,
             )
         )
     return CasePlan(
-        case.id, _difference(first, second), first.accepted, first.complete, tuple(planned)
+        outline.case, _difference(first, second), first.accepted, first.complete, tuple(planned)
     )

@@ -5,7 +5,8 @@ spare the rest of an unchanged run, which would otherwise still rebuild every tr
 look its results up:
 
 - ``cases``: the records of one case — every variant's labels, outcome and trial states,
-  before any waiver (waivers are applied to them afterwards, on the run's date) — keyed by
+  each variant as its own JSON text (decoded once per process however many cases hold
+  it), before any waiver (waivers are applied to them afterwards, on the run's date) — keyed by
   the contract digest (every rule and the check policy), the case's fingerprint (its
   canonical form, every trial resolved: SPEC §6's corpus-digest item) and the catch
   threshold; with them, the number of rule evaluations of its trials they stand for. A
@@ -21,15 +22,29 @@ summary, so the error is met again, as without a cache.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textcontract.audit.results import CaseRecord, RecordError, case_record_from_json
-from textcontract.audit.results import case_record_json as record_json
+from textcontract.audit.results import (
+    CaseRecord,
+    RecordError,
+    VariantRecord,
+    variant_record_from_json,
+    variant_record_json,
+)
 from textcontract.audit.running._cache import CacheFolder
 
-__all__ = ["CachedCase", "CorpusDigests", "read_case", "read_corpus", "write_case", "write_corpus"]
+__all__ = [
+    "CachedCase",
+    "CorpusDigests",
+    "RecordMemo",
+    "read_case",
+    "read_corpus",
+    "write_case",
+    "write_corpus",
+]
 
 _CASES = "cases"
 _CORPUS = "corpus"
@@ -56,8 +71,48 @@ def _case_key(
     }
 
 
+RecordMemo = dict[str, VariantRecord]
+"""Variant records already decoded in this process, by their JSON text (the variants of
+many cases have the very same labels and outcome)."""
+_MEMO_SIZE = 20_000
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
+def _variant(text: Any, memo: RecordMemo) -> VariantRecord:
+    found = memo.get(text) if isinstance(text, str) else None
+    if found is None:
+        if not isinstance(text, str):
+            raise RecordError((), "expected a variant record as JSON text")
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            raise RecordError((), "expected a variant record as JSON text") from None
+        found = variant_record_from_json(value)
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[text] = found
+    return found
+
+
+def _record(value: Any, case: str, memo: RecordMemo) -> CaseRecord | None:
+    if not isinstance(value, dict) or list(value) != ["case", "variants"]:
+        return None
+    variants = value["variants"]
+    if value["case"] != case or not isinstance(variants, list):
+        return None
+    try:
+        return CaseRecord(case, [_variant(text, memo) for text in variants])
+    except RecordError:
+        return None
+
+
 def read_case(
-    folder: CacheFolder, contract: str, case: str, fingerprint: bytes, catch_threshold: float
+    folder: CacheFolder,
+    contract: str,
+    case: str,
+    fingerprint: bytes,
+    catch_threshold: float,
+    memo: RecordMemo | None = None,
 ) -> CachedCase | None:
     key = folder.key(_CASES, _case_key(contract, case, fingerprint, catch_threshold))
     body = folder.read(_CASES, key)
@@ -66,13 +121,8 @@ def read_case(
     baseline, evaluations = body["baseline"], body["evaluations"]
     if not isinstance(baseline, str) or type(evaluations) is not int or evaluations < 0:
         return None
-    try:
-        record = case_record_from_json(body["record"])
-    except RecordError:
-        return None
-    if record.case != case:
-        return None
-    return CachedCase(record, baseline, evaluations)
+    record = _record(body["record"], case, {} if memo is None else memo)
+    return None if record is None else CachedCase(record, baseline, evaluations)
 
 
 def write_case(
@@ -82,11 +132,13 @@ def write_case(
     catch_threshold: float,
     cached: CachedCase,
 ) -> None:
-    key = folder.key(_CASES, _case_key(contract, cached.record.case, fingerprint, catch_threshold))
+    record = cached.record
+    key = folder.key(_CASES, _case_key(contract, record.case, fingerprint, catch_threshold))
+    variants = [_ENCODER.encode(variant_record_json(v)) for v in record.variants]
     body = {
         "baseline": cached.baseline_digest,
         "evaluations": cached.evaluations,
-        "record": record_json(cached.record),
+        "record": {"case": record.case, "variants": variants},
     }
     folder.write(_CASES, key, body)
 

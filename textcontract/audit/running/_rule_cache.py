@@ -166,7 +166,7 @@ class _RulePack:
         index = self._trials.get(trial)
         if type(index) is not int:
             return None
-        checks = self._decode(index)
+        checks = self._decoded[index] if index in self._decoded else self._decode(index)
         if checks is not None:
             self.kept[trial] = index
         return checks
@@ -228,6 +228,12 @@ class TrialDigests:
         # the objects are kept with their text, so an id is never reused while it is here
         self._surfaces: dict[int, tuple[Surface, bytes]] = {}
         self._contexts: dict[int, tuple[Context, bytes]] = {}
+        self._known: dict[tuple[int, int], tuple[Document, Context, str]] = {}
+
+    def know(self, document: Document, context: Context, key: str) -> None:
+        """Take ``key`` as the trial key of (``document``, ``context``) — one an earlier
+        pass computed from the very same case (the caller vouches for it)."""
+        self._known[id(document), id(context)] = (document, context, key)
 
     def _surface(self, surface: Surface) -> bytes:
         found = self._surfaces.get(id(surface))
@@ -244,6 +250,9 @@ class TrialDigests:
         return found[1]
 
     def trial(self, document: Document, context: Context) -> str:
+        known = self._known.get((id(document), id(context)))
+        if known is not None:
+            return known[2]
         surfaces = sorted(document.surfaces, key=lambda surface: surface.name)
         parts = [
             b'{"context":',
@@ -279,7 +288,8 @@ class TrialResults:
         self._trial = trial
 
     def lookup(self, index: int) -> list[Check] | None:
-        pack = self._case.pack(index)
+        packs = self._case.packs
+        pack = packs[index] if index in packs else self._case.pack(index)
         found = None if pack is None else pack.lookup(self._trial)
         if found is None:
             self._case.misses += 1
@@ -300,7 +310,8 @@ class CaseRuleResults:
         self._folder = folder
         self._case_id = case_id
         self._rules = rules
-        self._packs: dict[int, _RulePack | None] = {}
+        self.packs: dict[int, _RulePack | None] = {}
+        """Rule index → its results on this case's trials (read on first use)."""
         self._digests = TrialDigests()
         self.hits = self.misses = 0
         self.complete = True
@@ -308,21 +319,25 @@ class CaseRuleResults:
         cached): the case's summary is then not stored either."""
 
     def pack(self, index: int) -> _RulePack | None:
-        if index not in self._packs:
+        if index not in self.packs:
             rule = self._rules[index]
-            self._packs[index] = (
+            self.packs[index] = (
                 None
                 if rule.digest is None
                 else _RulePack(self._folder, self._case_id, rule, rule.digest)
             )
-        return self._packs[index]
+        return self.packs[index]
 
     def trial(self, document: Document, context: Context) -> TrialResults:
         return TrialResults(self, self._digests.trial(document, context))
 
+    def know(self, document: Document, context: Context, key: str) -> None:
+        """See :meth:`TrialDigests.know`."""
+        self._digests.know(document, context, key)
+
     def save(self) -> None:
         """Write the file of every rule that gained a result on this case."""
-        for pack in self._packs.values():
+        for pack in self.packs.values():
             if pack is not None and pack.written:
                 self._folder.write_encoded(KIND, pack.key, pack.body(self._case_id))
 
