@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from tests.audit.audit_builders import AUDIT, CONTRACT
 from tests.audit.test_audit_cache import counts, text_of, with_cache_block
 from textcontract.audit import audit_directory, preflight_directory
+from textcontract.audit.reading import CaseReader
 from textcontract.audit.running._cache import CacheFolder
 from textcontract.audit.running._case_memo import KIND as VALIDATED
 from textcontract.audit.running._case_memo import file_sha256, recall_tree
@@ -168,6 +169,20 @@ def _keys_are_those_of_the_rebuilt_trials(corpus: Path, cache: Path) -> None:
         assert case is not None
         assert known
         assert body["keys"] == _keys_of(_build(case, []))
+        _outlined_case_is_the_read_case(work, file, body, case)
+
+
+def _outlined_case_is_the_read_case(work: CaseWork, file: str, body: Any, case: Any) -> None:
+    """A known case rebuilt with its variants from the entry's outline (only their changes
+    read) is the case its whole YAML value gives, variant for variant and trial for trial."""
+    problems: list[Any] = []
+    reader = work.reader(problems)
+    path = Path(work.setup.root, file)
+    whole = reader.case_tree(body["tree"][0], None, path, work.display(file))
+    assert whole is not None
+    assert problems == []
+    assert case == whole
+    assert _build(case, []) == _build(whole, [])
 
 
 @settings(
@@ -253,3 +268,32 @@ def test_the_preflight_of_an_outlined_corpus_is_the_plain_one(tmp_path: Path) ->
     assert again.preflight is not None
     assert again.preflight.digest == audit_directory(corpus).preflight.digest  # type: ignore[union-attr]
     assert plain.passed == again.preflight.passed
+
+
+def test_a_case_evaluated_again_takes_its_variants_from_the_outline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a contract edit the second pass rebuilds each case with its variants from the
+    outline (only their changes read), and the report is still the plain one."""
+    corpus = _outlined_corpus(tmp_path)
+    cache = tmp_path / "cache"
+    audit_directory(corpus, cache=cache)
+    contract = corpus.parent / "contract.yaml"
+    text = contract.read_text(encoding="utf-8")
+    contract.write_text(text.replace("['money back']", "['money back', 'refund']"), "utf-8")
+    plain = text_of(audit_directory(corpus))
+    calls: list[int] = []
+    outlined = CaseReader.outlined_variants
+
+    def spy(self: CaseReader, *args: Any) -> Any:
+        found = outlined(self, *args)
+        calls.append(len(found))
+        return found
+
+    monkeypatch.setattr(CaseReader, "outlined_variants", spy)
+    cached = audit_directory(corpus, cache=cache)
+    assert text_of(cached) == with_cache_block(plain, *counts(cached))
+    hits, misses = counts(cached)
+    assert hits > 0
+    assert misses > 0
+    assert calls == [3, 3]  # both cases, every variant

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -172,10 +172,19 @@ class CaseReader:
         return self.case_tree(data, positions, path, shown)
 
     def case_tree(
-        self, data: Any, positions: Positions | None, path: Path, shown: str
+        self,
+        data: Any,
+        positions: Positions | None,
+        path: Path,
+        shown: str,
+        outline: Sequence[Variant] | None = None,
     ) -> Case | None:
         """The case a case file's YAML value holds (``positions`` ``None``: no line numbers,
-        and the locations the case keeps name no key path: it was validated before)."""
+        and the locations the case keeps name no key path: it was validated before).
+
+        With ``outline`` — the case's variants as validated before, without their changes
+        (a cache entry's outline) — only each variant's changes are read from the value;
+        its other fields are the outline's (:meth:`outlined_variants`)."""
         reader = FieldReader(shown, positions, names=positions is not None)
         fields = reader.mapping(
             {} if data is None else data,
@@ -191,7 +200,11 @@ class CaseReader:
         )
         folder, folder_shown = path.parent, os.path.dirname(shown)
         document, context = self.baseline(reader, fields, folder, folder_shown)
-        variants = self.variants(reader, fields, (folder, folder_shown), exposure)
+        where = (folder, folder_shown)
+        if outline is None:
+            variants = self.variants(reader, fields, where, exposure)
+        else:
+            variants = self.outlined_variants(reader, fields, where, outline)
         self.problems.extend(reader.problems)
         if document is None or context is None:
             return None
@@ -249,6 +262,34 @@ class CaseReader:
                 continue
             seen[variant.id] = index
             found.append(variant)
+        return tuple(found)
+
+    def outlined_variants(
+        self,
+        reader: FieldReader,
+        fields: dict[str, Any],
+        where: tuple[Path, str],
+        outline: Sequence[Variant],
+    ) -> tuple[Variant, ...]:
+        """The variants of a case validated before: ``outline``'s, each with the changes
+        its entry in ``fields`` holds and the location :meth:`variant` gives it.
+
+        Every variant must be there, in order, by id; anything else is a problem (the
+        caller then reads the case as it would without an outline).
+        """
+        folder, shown = where
+        raws = fields["variants"]
+        if not isinstance(raws, list) or len(raws) != len(outline):
+            reader.problem(("variants",), "the variants are not those the outline names")
+            return ()
+        found = []
+        for index, (raw, variant) in enumerate(zip(raws, outline, strict=True)):
+            path: KeyPath = ("variants", index)
+            if not isinstance(raw, dict) or raw.get("id") != variant.id:
+                reader.problem(path, "the variant is not the one the outline names")
+                continue
+            changes = self.trials(reader, raw, path, folder, shown)
+            found.append(replace(variant, trials=changes, location=reader.at(path)))
         return tuple(found)
 
     def variant(

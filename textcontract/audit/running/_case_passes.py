@@ -233,15 +233,38 @@ class CaseWork:
         fingerprint and every file the case quotes resolves where, and has, before it is
         read and after the case is built, the bytes the entry records — then its
         fingerprint need not be taken again.
+
+        A known case's variants are the entry's outline (its labels, as the first pass
+        planned them) with only their changes read from the YAML value; when that does not
+        give a known case without problems, the whole value is read again.
         """
+        same = body.get("fingerprint") == fingerprint.hex()
+        outline = recall_outline(body, Location(self.display(file))) if same else None
+        if outline is not None:
+            found: list[Problem] = []
+            case, known = self._case_of_entry(file, body, content, found, outline[0])
+            if known and not found:
+                return case, known
+        case, known = self._case_of_entry(file, body, content, problems, None)
+        return case, same and known
+
+    def _case_of_entry(
+        self,
+        file: str,
+        body: dict[str, Any],
+        content: str,
+        problems: list[Problem],
+        outline: Sequence[Variant] | None,
+    ) -> tuple[Case | None, bool]:
+        """:meth:`from_entry` with the variants' labels from ``outline`` when given (only
+        their changes read from the YAML value; trusted only when the case is known)."""
         quotes = Quotes(self.resolved_root)
         reader = self.reader(problems)
         reader.on_quote = quotes
         path = Path(self.setup.root, file)
-        case = reader.case_tree(body["tree"][0], None, path, self.display(file))
+        case = reader.case_tree(body["tree"][0], None, path, self.display(file), outline)
         known = (
-            body.get("fingerprint") == fingerprint.hex()
-            and quotes.recorded() == body.get("files")
+            quotes.recorded() == body.get("files")
             and quotes.unchanged()
             and file_sha256(path) == content
         )
