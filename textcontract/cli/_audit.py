@@ -29,7 +29,7 @@ from textcontract.cli._atomic import (
     staged_file_set,
 )
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption, VersionOption
+from textcontract.cli._options import OutputOption, VersionOption, jobs_option
 from textcontract.cli._output import emit_rendered, output_sink
 from textcontract.cli._run_options import (
     AsOfOption,
@@ -271,16 +271,7 @@ def register(app: typer.Typer) -> None:
                 help="Minimum preservation rate.",
             ),
         ] = None,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs",
-                "-j",
-                min=1,
-                metavar="N",
-                help="Processes that read and evaluate (this one included).",
-            ),
-        ] = 1,
+        jobs: Annotated[int, jobs_option("read and evaluate")] = 1,
         allow_missing_rules: Annotated[
             bool,
             typer.Option(

@@ -14,7 +14,7 @@ from textcontract.cli._check_run import (
     run_check,
 )
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import ContractOption, OutputOption, VersionOption
+from textcontract.cli._options import ContractOption, OutputOption, VersionOption, jobs_option
 
 __all__ = ["CheckFormat", "register", "resolve_contract", "run_check"]
 
@@ -58,16 +58,7 @@ def register(app: typer.Typer) -> None:
             CheckFormat, typer.Option("--format", "-f", help="Output format.")
         ] = CheckFormat.text,
         output: OutputOption = None,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs",
-                "-j",
-                min=1,
-                metavar="N",
-                help="Processes that read and check documents (this one included).",
-            ),
-        ] = 1,
+        jobs: Annotated[int, jobs_option("read and check documents")] = 1,
         verbose: Annotated[
             bool, typer.Option("--verbose", "-v", help="Text: show satisfied checks too.")
         ] = False,

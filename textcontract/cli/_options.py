@@ -10,7 +10,14 @@ import typer
 
 from textcontract._version import __version__
 
-__all__ = ["ContractOption", "OutputOption", "VersionOption", "output_file", "print_version"]
+__all__ = [
+    "ContractOption",
+    "OutputOption",
+    "VersionOption",
+    "jobs_option",
+    "output_file",
+    "print_version",
+]
 
 
 def print_version(value: bool) -> None:
@@ -29,6 +36,14 @@ ContractOption = Annotated[
         help="Contract file (default: textcontract.yaml here or above).",
     ),
 ]
+
+
+def jobs_option(what: str) -> typer.models.OptionInfo:
+    """``-j/--jobs N``, whose help says what the processes do (``"read and check documents"``)."""
+    option: typer.models.OptionInfo = typer.Option(
+        "--jobs", "-j", min=1, metavar="N", help=f"Processes that {what} (this one included)."
+    )
+    return option
 
 
 def output_file(value: str) -> Path:

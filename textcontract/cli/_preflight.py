@@ -12,7 +12,7 @@ from textcontract.audit import preflight_directory
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._audit import AuditContractOption, render_preflight
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import OutputOption, VersionOption
+from textcontract.cli._options import OutputOption, VersionOption, jobs_option
 from textcontract.cli._run_options import ModeOption, checked_mode
 from textcontract.errors import ExitCode
 
@@ -61,16 +61,7 @@ def register(app: typer.Typer) -> None:
             PreflightFormat, typer.Option("--format", "-f", help="Output format.")
         ] = PreflightFormat.json,
         output: OutputOption = None,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs",
-                "-j",
-                min=1,
-                metavar="N",
-                help="Processes that read and check (this one included).",
-            ),
-        ] = 1,
+        jobs: Annotated[int, jobs_option("read and check")] = 1,
         allow_missing_rules: Annotated[
             bool,
             typer.Option(
