@@ -222,3 +222,20 @@ def test_lint_reads_a_long_literal_in_linear_time(tmp_path: Path) -> None:
     [warning] = json.loads(result.stdout)["warnings"]
     assert warning["code"] == "DEAD_PATTERN"
     assert "U+00E9" in warning["message"]
+
+
+def test_the_first_search_table_does_not_change_the_first_documents_outcome() -> None:
+    """regex builds a search table on a pattern's first search over a long enough text, in
+    time growing with about the cube of its literal run (1,800 characters: ~0.3 s, past the
+    250 ms budget); it must not make the first document's check differ from the later ones'."""
+    literal = "ab" * 900
+    contract = textcontract.load_contract_text(
+        "textcontract: 1\nid: x\nrules:\n"
+        "  - id: words\n    type: ForbiddenPattern\n    timeout_ms: 250\n"
+        f"    patterns: [{json.dumps(literal)}]\n"
+    )
+    texts = [f"one {literal} two", f"{literal}", f"three {literal}"]
+    outcomes = [
+        [(check.status, check.code) for check in contract.check(text).checks] for text in texts
+    ]
+    assert outcomes == [[(Status.VIOLATED, "FORBIDDEN_PATTERN")]] * 3
