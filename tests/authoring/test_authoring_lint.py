@@ -6,6 +6,9 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from textcontract.authoring import (
     DEAD_PATTERN,
@@ -16,6 +19,7 @@ from textcontract.authoring import (
     lint_contract,
     lint_contracts,
 )
+from textcontract.authoring._dead import _survives
 from textcontract.contract import parse_contract_text
 from textcontract.model import Check, Kind, Status, Surface
 from textcontract.rules import (
@@ -27,7 +31,7 @@ from textcontract.rules import (
     Subject,
     SurfaceRule,
 )
-from textcontract.text import Profile
+from textcontract.text import Profile, normalize
 
 
 def _lint(rules_yaml: str) -> list[LintWarning]:
@@ -267,3 +271,22 @@ def test_patterns_the_reader_gives_up_on_get_no_warning() -> None:
     assert dead_literals("(?b)(?:café){e<=1}", Profile.FOLDED) == []
     assert dead_literals("(?f)straße", Profile.FOLDED) == []  # full case folding: ß ~ ss
     assert dead_literals("[[:alpha:]é]", Profile.FOLDED) == []
+
+
+_TRICKY_CHARS = "aAzZ0 ßẞǅǄǆİıiIKKσςΣﬁﬀé\u0301Éŉΐ①Ⅻ㎏ſ"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(st.sampled_from(_TRICKY_CHARS), min_size=1, max_size=8),
+    flags=st.sampled_from([0, regex.IGNORECASE]),
+    profile=st.sampled_from(list(Profile)),
+)
+def test_the_character_comparison_says_what_fullmatch_says(
+    text: str, flags: int, profile: Profile
+) -> None:
+    """The dead check compares a literal with its normalized form character by character;
+    on short texts (where regex's matcher is quick) that must agree with ``fullmatch``."""
+    alive, becomes = _survives(text, flags, profile)
+    assert becomes == normalize(text, profile)
+    assert alive == (regex.fullmatch(regex.escape(text), becomes, flags) is not None)
