@@ -77,6 +77,24 @@ def test_shipped_corpus_text() -> None:
         assert expected in out, expected
 
 
+@pytest.mark.parametrize("columns", ["40", "80", "132"])
+def test_shipped_corpus_text_lines_fit_and_end_without_padding(columns: str) -> None:
+    result = runner.invoke(local_app(), ["audit", str(SHIPPED)], env={"COLUMNS": columns})
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0
+    assert [line for line in lines if line != line.rstrip()] == []
+    assert any(line.startswith("strength vector (per class,") for line in lines)  # a title
+    reason = lines.index(next(line for line in lines if "- oracle-unreached:" in line))
+    words = "an expected check was undetermined, so the probe could not be judged"
+    continued = [lines[reason]]
+    for line in lines[reason + 1 :]:
+        if not line.startswith("    "):
+            break
+        continued.append(line)
+    assert " ".join(line.strip() for line in continued).endswith(words)  # continuations hang
+    assert all(len(line) <= max(int(columns), 24) for line in continued)
+
+
 def test_a_missed_threshold_exits_1() -> None:
     code, _, _ = invoke(str(SHIPPED), "--min-detection", "0.9", "--format", "json")
     assert code == 1

@@ -9,13 +9,14 @@ variations that were not preserved, and the exclusions.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from textcontract.formats.audit_terms import REASON_TEXT
+from textcontract.formats.text_lines import print_line, print_table
 
 __all__ = ["REASON_TEXT", "render_audit_text"]
 
@@ -75,17 +76,25 @@ def _run_lines(report: Mapping[str, Any]) -> list[Text]:
     return lines
 
 
-def _waivers(report: Mapping[str, Any]) -> Table | None:
+class _Titled(NamedTuple):
+    """A table with the line printed above it and the one below it (if any)."""
+
+    title: str
+    table: Table
+    caption: str | None = None
+
+
+def _waivers(report: Mapping[str, Any]) -> _Titled | None:
     waivers = report.get("waivers")
     if waivers is None:
         return None
-    table = Table(title=f"waivers (as of {waivers['as_of']})", title_justify="left")
+    table = Table()
     for column in ("waiver", "status", "expires", "waived trials"):
         table.add_column(column, overflow="fold")
     for waiver in waivers["declared"]:
         trials = ", ".join(waiver["trials"]) or "none"
         table.add_row(waiver["id"], waiver["status"], waiver["expires"], trials)
-    return table
+    return _Titled(f"waivers (as of {waivers['as_of']})", table)
 
 
 def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> list[Text]:
@@ -119,9 +128,9 @@ def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> 
     return lines
 
 
-def _strength(report: Mapping[str, Any]) -> Table:
+def _strength(report: Mapping[str, Any]) -> _Titled:
     strength = report["strength"]
-    table = Table(title="strength vector (per class, never one number)", title_justify="left")
+    table = Table()
     for column in ("class", "eligible", "exercised", "caught", "rate"):
         table.add_column(column, justify="left" if column == "class" else "right")
     for name, values in strength["classes"].items():
@@ -132,7 +141,7 @@ def _strength(report: Mapping[str, Any]) -> Table:
             str(values["caught"]),
             _number(values["rate"]),
         )
-    return table
+    return _Titled("strength vector (per class, never one number)", table)
 
 
 def _verdict(report: Mapping[str, Any]) -> list[Text]:
@@ -150,28 +159,31 @@ def _verdict(report: Mapping[str, Any]) -> list[Text]:
     return lines
 
 
-def _gaps(report: Mapping[str, Any]) -> Text | Table:
+def _gaps(report: Mapping[str, Any]) -> Text | _Titled:
     gaps = report["coverage_gaps"]
     if not gaps:
         return Text("coverage gaps: none (every rule is targeted by an eligible probe)")
     floor = report["policy"]["severity_floor"]
-    table = Table(title="coverage gaps (rules no eligible probe targets)", title_justify="left")
+    table = Table()
     table.add_column("rule")
     table.add_column("severity")
     for gap in gaps:
         table.add_row(gap["rule"], gap["severity"])
-    table.caption = f"severity floor: {floor}; gaps below it do not move the verdict"
-    return table
+    return _Titled(
+        "coverage gaps (rules no eligible probe targets)",
+        table,
+        f"severity floor: {floor}; gaps below it do not move the verdict",
+    )
 
 
-def _families(report: Mapping[str, Any]) -> Table:
-    table = Table(title="per family", title_justify="left")
+def _families(report: Mapping[str, Any]) -> _Titled:
+    table = Table()
     table.add_column("family")
     for column in _OUTCOME_COLUMNS:
         table.add_column(column, justify="right")
     for family, counts in report["families"].items():
         table.add_row(family, *(str(counts.get(column, "")) for column in _OUTCOME_COLUMNS))
-    return table
+    return _Titled("per family", table)
 
 
 def _expected(variant: Mapping[str, Any]) -> str:
@@ -181,11 +193,11 @@ def _expected(variant: Mapping[str, Any]) -> str:
     )
 
 
-def _undetected(report: Mapping[str, Any]) -> Table | None:
+def _undetected(report: Mapping[str, Any]) -> _Titled | None:
     rows = [v for v in report["variants"] if v["outcome"] == "undetected"]
     if not rows:
         return None
-    table = Table(title="undetected faults", title_justify="left")
+    table = Table()
     table.add_column("variant / expected → observed", overflow="fold", ratio=1)
     for column in ("class", "severity", "reason"):
         table.add_column(column, no_wrap=True)
@@ -196,14 +208,14 @@ def _undetected(report: Mapping[str, Any]) -> Table | None:
         name.append("\n")
         name.append(_expected(variant), style="dim")
         table.add_row(name, variant["class"], variant["severity"], variant["reason"])
-    return table
+    return _Titled("undetected faults", table)
 
 
-def _not_preserved(report: Mapping[str, Any]) -> Table | None:
+def _not_preserved(report: Mapping[str, Any]) -> _Titled | None:
     rows = [v for v in report["variants"] if v["outcome"] == "not-preserved"]
     if not rows:
         return None
-    table = Table(title="valid variations not preserved", title_justify="left")
+    table = Table()
     table.add_column("variant")
     table.add_column("family")
     table.add_column("reason")
@@ -211,18 +223,25 @@ def _not_preserved(report: Mapping[str, Any]) -> Table | None:
         table.add_row(
             f"{variant['case']}/{variant['variant']}", variant["family"], variant["reason"]
         )
-    return table
+    return _Titled("valid variations not preserved", table)
 
 
-def _excluded(report: Mapping[str, Any]) -> Table | None:
+def _excluded(report: Mapping[str, Any]) -> _Titled | None:
     if not report["excluded"]:
         return None
-    table = Table(title="excluded (in no figure)", title_justify="left")
+    table = Table()
     table.add_column("variant")
     table.add_column("reason")
     for item in report["excluded"]:
         table.add_row(f"{item['case']}/{item['variant']}", item["reason"])
-    return table
+    return _Titled("excluded (in no figure)", table)
+
+
+def _print(console: Console, item: Text | _Titled) -> None:
+    if isinstance(item, _Titled):
+        print_table(console, item.title, item.table, item.caption)
+    else:
+        print_line(console, item, hanging="  ")
 
 
 def render_audit_text(
@@ -230,35 +249,40 @@ def render_audit_text(
 ) -> None:
     """Print the summary of an audit report; ``thresholds`` are the checked minimums."""
     contract = report["contract"]
-    console.print(
+    print_line(
+        console,
         Text.assemble(
             ("audit of ", ""),
             (f"{contract['id']}", "bold"),
             (f" version {contract['version']}", ""),
             (f"  ({contract['digest'][:19]}…)", "dim"),
-        )
+        ),
     )
     for line in [*_run_lines(report), *_figures(report, thresholds)]:
-        console.print(line)
+        print_line(console, line, hanging="  ")
     console.print()
-    console.print(_strength(report))
-    for line in _verdict(report):
-        console.print(line)
-    console.print(_gaps(report))
+    _print(console, _strength(report))
+    verdict, *reasons, comparable = _verdict(report)
+    print_line(console, verdict)
+    for line in reasons:
+        print_line(console, line, hanging="    ")
+    print_line(console, comparable, hanging="  ")
+    _print(console, _gaps(report))
     waivers = _waivers(report)
     if waivers is not None:
-        console.print(waivers)
+        _print(console, waivers)
     console.print()
-    console.print(_families(report))
+    _print(console, _families(report))
     for table in (_undetected(report), _not_preserved(report), _excluded(report)):
         if table is not None:
             console.print()
-            console.print(table)
+            _print(console, table)
     console.print()
-    console.print(
+    print_line(
+        console,
         Text(
             "These figures are conditional on this corpus: they say what the contract caught "
             "among the faults its authors planted, not how it will do in production.",
             style="dim",
-        )
+        ),
     )

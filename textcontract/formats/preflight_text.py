@@ -10,58 +10,66 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
-from rich.padding import Padding
 from rich.text import Text
+
+from textcontract.formats.text_lines import print_line
 
 __all__ = ["render_preflight_text"]
 
 
 _STYLES = {"failed": "bold red", "exempt": "yellow"}
+_NOTE_INDENT = "    "
 
 
-def _checks(verdict: Mapping[str, Any]) -> list[Text | Padding]:
-    """One line per check that is not satisfied (subject whole), its note below it."""
+def _checks(verdict: Mapping[str, Any]) -> list[tuple[Text, str, str]]:
+    """One line per check that is not satisfied, its note below it (with their indents)."""
     shown = [check for check in verdict["checks"] if check["outcome"] != "satisfied"]
-    lines: list[Text | Padding] = [
-        Text(f"checks: {len(verdict['checks'])}, {len(shown)} not satisfied")
-    ]
+    lines = [(Text(f"checks: {len(verdict['checks'])}, {len(shown)} not satisfied"), "", "")]
     for check in shown:
-        lines.append(
-            Text.assemble(
-                "  - ",
-                (check["outcome"], _STYLES.get(check["outcome"], "")),
-                f" {check['kind']}: {check['subject']}",
-            )
-        )
+        outcome = (check["outcome"], _STYLES.get(check["outcome"], ""))
+        line = Text.assemble("  - ", outcome, f" {check['kind']}: {check['subject']}")
+        line.no_wrap = True  # a subject is one token: a narrow terminal folds it, not us
+        lines.append((line, "", ""))
         if check["note"]:
-            lines.append(Padding(Text(check["note"], style="dim"), (0, 0, 0, 4)))
+            lines.append((Text(check["note"], style="dim"), _NOTE_INDENT, _NOTE_INDENT))
     return lines
 
 
 def render_preflight_text(verdict: Mapping[str, Any], console: Console) -> None:
-    """Print a preflight verdict for people."""
+    """Print a preflight verdict for people (lines wrapped by :mod:`.text_lines`)."""
     contract = verdict["contract"]
-    console.print(
-        Text.assemble(
-            ("preflight of ", ""),
-            (contract["id"], "bold"),
-            (f" version {contract['version']}", ""),
-            (f"  ({contract['digest'][:19]}…)", "dim"),
-        )
-    )
-    console.print(f"mode: {verdict['mode']}")
     passed = verdict["passed"]
-    console.print(
-        Text.assemble(
-            ("verdict: ", "bold"),
-            ("passed", "bold green") if passed else ("failed", "bold red"),
-            "" if passed else " — nothing was evaluated beyond the baselines",
-        )
-    )
-    for line in _checks(verdict):
-        console.print(line)
     plan = verdict["plan"]
-    console.print(
-        f"plan: {len(plan['probes'])} admitted probes, {plan['trials_total']} trials; "
-        f"{len(plan['excluded'])} variants excluded"
-    )
+    lines: list[tuple[Text, str, str]] = [
+        (
+            Text.assemble(
+                ("preflight of ", ""),
+                (contract["id"], "bold"),
+                (f" version {contract['version']}", ""),
+                (f"  ({contract['digest'][:19]}…)", "dim"),
+            ),
+            "",
+            "",
+        ),
+        (Text(f"mode: {verdict['mode']}"), "", ""),
+        (
+            Text.assemble(
+                ("verdict: ", "bold"),
+                ("passed", "bold green") if passed else ("failed", "bold red"),
+                "" if passed else " — nothing was evaluated beyond the baselines",
+            ),
+            "  ",
+            "",
+        ),
+        *_checks(verdict),
+        (
+            Text(
+                f"plan: {len(plan['probes'])} admitted probes, {plan['trials_total']} trials; "
+                f"{len(plan['excluded'])} variants excluded"
+            ),
+            "  ",
+            "",
+        ),
+    ]
+    for line, hanging, indent in lines:
+        print_line(console, line, hanging, indent)
