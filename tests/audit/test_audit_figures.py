@@ -512,11 +512,13 @@ def test_an_exception_outside_rules_is_an_infrastructure_error(
 ) -> None:
     check_trial = evaluation_module.check_trial
 
-    def fragile(definition: Any, document: Document, context: Context, memo: Any) -> Any:
+    def fragile(
+        definition: Any, document: Document, context: Context, memo: Any, shared: Any = None
+    ) -> Any:
         body = document.surface("body")
         if body is not None and "crash" in body.text:
             raise MemoryError("the evaluator fell over")
-        return check_trial(definition, document, context, memo)
+        return check_trial(definition, document, context, memo, shared)
 
     monkeypatch.setattr(evaluation_module, "check_trial", fragile)
     crash = "{replace: [{find: today, with: crash}]}"
@@ -543,11 +545,13 @@ def test_an_infrastructure_error_as_first_failure_is_the_reason(
 ) -> None:
     check_trial = evaluation_module.check_trial
 
-    def broken(definition: Any, document: Document, context: Context, memo: Any) -> Any:
+    def broken(
+        definition: Any, document: Document, context: Context, memo: Any, shared: Any = None
+    ) -> Any:
         body = document.surface("body")
         if body is not None and "crash" in body.text:
             raise OSError("disk gone")
-        return check_trial(definition, document, context, memo)
+        return check_trial(definition, document, context, memo, shared)
 
     monkeypatch.setattr(evaluation_module, "check_trial", broken)
     row = run(tmp_path, violation("v1", "{replace: [{find: today, with: crash}]}"))["variants"][0]

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from textcontract.model import (
     Check,
+    Document,
     Enforcement,
     FactValue,
     Kind,
@@ -174,10 +175,32 @@ class RuleType(ABC):
     params: ClassVar[tuple[Param, ...]] = ()
     codes: ClassVar[tuple[Code, ...]] = ()
     main_code: ClassVar[str]
+    reads_surfaces_only: ClassVar[bool] = False
+    """The type's declaration that a rule's checks are a pure function of its parameters and
+    of the surfaces :meth:`surfaces_read` names — each one's name, text, state, anchors and
+    origin, never its claims — and of nothing else: no context, no clock, no state kept
+    between runs. A caller checking many documents may then reuse a rule's checks on one
+    document for another whose read surfaces are equal. Never inherited: a subclass that
+    does not set it in its own body is ``False`` (it may read more than its base)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "reads_surfaces_only" not in cls.__dict__:
+            cls.reads_surfaces_only = False
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         self.header = header
         self.options = options
+
+    def surfaces_read(self, document: Document) -> tuple[str, ...] | None:
+        """The names of the surfaces this rule's checks on ``document`` are a pure function
+        of (with its parameters), or ``None`` when they may depend on anything else.
+
+        ``None`` unless the type declares :attr:`reads_surfaces_only`; then every surface
+        of the document, in order. A type reading fewer surfaces, or one whose parameters
+        can make it read the context, says so by overriding this.
+        """
+        return document.names if type(self).reads_surfaces_only else None
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
@@ -239,6 +262,13 @@ class SurfaceRule(RuleType):
         else:
             for name in names:
                 yield name, subject.document.surface(name)
+
+    def surfaces_read(self, document: Document) -> tuple[str, ...] | None:
+        """The ``surfaces`` parameter's names, else every surface (when declared)."""
+        if not type(self).reads_surfaces_only:
+            return None
+        names = self.options.strings("surfaces")
+        return document.names if names is None else names
 
     def missing_surface(self, name: str) -> Check:
         return self.check(

@@ -58,6 +58,7 @@ class ForbiddenPattern(PatternRule):
         PATTERN_TIMEOUT,
     )
     main_code = "FORBIDDEN_PATTERN"
+    reads_surfaces_only = True
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)

@@ -68,6 +68,7 @@ class LexicalDiversity(TokenRule):
         SURFACE_MISSING,
     )
     main_code = "LEXICAL_DIVERSITY"
+    reads_surfaces_only = True
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)

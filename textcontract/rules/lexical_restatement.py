@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from textcontract.model import Check, Kind, Status, Surface
+from textcontract.model import Check, Document, Kind, Status, Surface
 from textcontract.rules._base import (
     SURFACE_MISSING,
     UNSUPPORTED_SCRIPT,
@@ -76,6 +76,7 @@ class LexicalRestatement(RuleType):
         SURFACE_MISSING,
     )
     main_code = "LEXICAL_RESTATEMENT"
+    reads_surfaces_only = True
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)
@@ -84,6 +85,10 @@ class LexicalRestatement(RuleType):
         self._threshold = options.number("overlap_threshold")
         self._minimum_novel = options.integer("minimum_novel_tokens")
         self._scope = f"surface:{self._target}"
+
+    def surfaces_read(self, document: Document) -> tuple[str, ...] | None:
+        del document
+        return (self._source, self._target) if type(self).reads_surfaces_only else None
 
     def evaluate(self, subject: Subject) -> Iterator[Check]:
         source = subject.document.surface(self._source)

@@ -31,7 +31,15 @@ from typing import Any, ClassVar
 
 import regex
 
-from textcontract.model import Check, FactValue, Kind, Status, Surface, describe_value
+from textcontract.model import (
+    Check,
+    Document,
+    FactValue,
+    Kind,
+    Status,
+    Surface,
+    describe_value,
+)
 from textcontract.rules._base import (
     PATTERN_TIMEOUT,
     SURFACE_MISSING,
@@ -140,6 +148,7 @@ class LinkDomains(PatternRule):
         PATTERN_TIMEOUT,
     )
     main_code = "LINK_DOMAIN"
+    reads_surfaces_only = True
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
@@ -157,6 +166,10 @@ class LinkDomains(PatternRule):
         self._allowed_from = options.raw("allowed_from")
         self._state = options.text("state")
         self._subdomains = options.boolean("include_subdomains")
+
+    def surfaces_read(self, document: Document) -> tuple[str, ...] | None:
+        # allowed_from reads the context: only a fixed allowed list depends on surfaces alone
+        return super().surfaces_read(document) if self._allowed is not None else None
 
     def evaluate(self, subject: Subject) -> Iterator[Check]:
         # The allowed_from fact is read once, not once per surface.

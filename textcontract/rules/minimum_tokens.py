@@ -57,6 +57,7 @@ class MinimumTokens(TokenRule):
         SURFACE_MISSING,
     )
     main_code = "LOW_LEXICAL_CONTENT"
+    reads_surfaces_only = True
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)

@@ -63,6 +63,7 @@ class RequiredPattern(PatternRule):
         PATTERN_TIMEOUT,
     )
     main_code = "REQUIRED_PATTERN"
+    reads_surfaces_only = True
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)

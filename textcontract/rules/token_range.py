@@ -56,6 +56,7 @@ class TokenRange(TokenRule):
         SURFACE_MISSING,
     )
     main_code = "TOKEN_COUNT"
+    reads_surfaces_only = True
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:

@@ -64,6 +64,7 @@ from textcontract.audit.running._case_memo import (
     recall_tree,
     remember,
 )
+from textcontract.audit.running._check_sharing import SharedChecks
 from textcontract.audit.running._evaluation import TextMemo, evaluate_trials
 from textcontract.audit.running._planning import (
     Outline,
@@ -830,13 +831,16 @@ def _evaluate_case(
         raise InternalError(f"the plan of {case.id} does not have the case's variants")
     parsed = work.parsed
     memo = TextMemo()
+    shared = SharedChecks(parsed.rules)
     records = []
     for variant, built, planned in zip(case.variants, trials, plan.variants, strict=True):
         found = labels(variant, work.severity(variant))
         if planned.excluded is not None:
             records.append(VariantRecord(variant.id, found, planned.excluded))
             continue
-        results = evaluate_trials(parsed, variant.relation, variant.expect, built, memo, cached)
+        results = evaluate_trials(
+            parsed, variant.relation, variant.expect, built, memo, cached, shared
+        )
         records.append(
             VariantRecord(variant.id, found, _counted(found, results, work.setup.catch_threshold))
         )

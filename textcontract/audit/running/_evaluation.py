@@ -5,8 +5,10 @@ changed, so most of their surfaces carry the very text the baseline has. A
 :class:`TextMemo` lives for one case and remembers what rules derive from a text
 alone — its normalized profiles and their offset maps, lines, word tokens, token set,
 script share — so each distinct text is normalized and tokenized once per case instead of
-once per trial. Everything a rule computes from the context or its own parameters still
-runs for every trial.
+once per trial. A rule whose type declares that it reads surfaces only runs once per
+distinct set of surfaces it reads, its checks shared by the other trials
+(:class:`~textcontract.audit.running._check_sharing.SharedChecks`); every other rule runs
+for every trial.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from textcontract.audit.results import (
     failed_trial,
     violation_trial,
 )
+from textcontract.audit.running._check_sharing import SharedChecks
 from textcontract.audit.running._rule_cache import RuleResults
 from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
-from textcontract.rules import Subject
+from textcontract.rules import RuleType, Subject
 from textcontract.text import OffsetMap, Profile, ScriptShare
 
 __all__ = [
@@ -133,16 +136,21 @@ class Judgement(NamedTuple):
 
 
 def check_trial(
-    parsed: ParsedContract, document: Document, context: Context, memo: TextMemo
+    parsed: ParsedContract,
+    document: Document,
+    context: Context,
+    memo: TextMemo,
+    shared: SharedChecks | None = None,
 ) -> Judgement:
     """What ``engine.evaluate`` decides, without the report's input digests the audit never reads.
 
-    Every rule runs isolated by :func:`run_rule`, exactly as in a ``check``.
+    Every rule runs isolated by :func:`run_rule`, exactly as in a ``check`` — except that a
+    rule ``shared`` holds checks for, on the surfaces it reads, takes those.
     """
     subject = _MemoSubject(document, context, memo)
     checks: list[Check] = []
-    for rule in parsed.rules:
-        checks.extend(run_rule(rule, subject))
+    for index, rule in enumerate(parsed.rules):
+        checks.extend(_rule_checks(rule, index, subject, shared))
     return _judged(parsed, tuple(checks))
 
 
@@ -152,11 +160,13 @@ def check_trial_cached(
     context: Context,
     memo: TextMemo,
     cached: RuleResults,
+    shared: SharedChecks | None = None,
 ) -> Judgement:
     """:func:`check_trial` where a rule whose result on this trial is cached is not run.
 
     Its checks come from the cache; the subject derives text lazily, so no text work is
-    done for it. The other rules run as in :func:`check_trial`, sharing one subject.
+    done for it. The other rules run as in :func:`check_trial`, sharing one subject; each
+    result, shared or not, is added to the cache under this trial's key.
     """
     subject = _MemoSubject(document, context, memo)
     trial = cached.trial(document, context)
@@ -164,10 +174,24 @@ def check_trial_cached(
     for index, rule in enumerate(parsed.rules):
         found = trial.lookup(index)
         if found is None:
-            found = run_rule(rule, subject)
+            found = _rule_checks(rule, index, subject, shared)
             trial.add(index, found)
         checks.extend(found)
     return _judged(parsed, tuple(checks))
+
+
+def _rule_checks(
+    rule: RuleType, index: int, subject: Subject, shared: SharedChecks | None
+) -> list[Check]:
+    """The rule's checks: shared from a trial that read the same surfaces, else run."""
+    key = None if shared is None else shared.key(index, subject.document)
+    if shared is None or key is None:
+        return run_rule(rule, subject)
+    found = shared.find(key)
+    if found is None:
+        found = run_rule(rule, subject)
+        shared.keep(key, found)
+    return found
 
 
 def _judged(parsed: ParsedContract, checks: tuple[Check, ...]) -> Judgement:
@@ -176,14 +200,14 @@ def _judged(parsed: ParsedContract, checks: tuple[Check, ...]) -> Judgement:
 
 def _check(
     parsed: ParsedContract,
-    document: Document,
-    context: Context,
+    trial: Trial,
     memo: TextMemo,
     cached: RuleResults | None,
+    shared: SharedChecks | None,
 ) -> Judgement:
     if cached is None:
-        return check_trial(parsed, document, context, memo)
-    return check_trial_cached(parsed, document, context, memo, cached)
+        return check_trial(parsed, trial.document, trial.context, memo, shared)
+    return check_trial_cached(parsed, trial.document, trial.context, memo, cached, shared)
 
 
 def evaluate_trials(
@@ -193,6 +217,7 @@ def evaluate_trials(
     trials: Sequence[Trial],
     memo: TextMemo,
     cached: RuleResults | None = None,
+    shared: SharedChecks | None = None,
 ) -> tuple[TrialResult, ...]:
     """Every trial of a variant, each reduced at once to what the figures need.
 
@@ -203,7 +228,7 @@ def evaluate_trials(
     results = []
     for index, trial in enumerate(trials):
         try:
-            judged = _check(parsed, trial.document, trial.context, memo, cached)
+            judged = _check(parsed, trial, memo, cached, shared)
         except Exception:  # the engine isolates rules; anything else spoils only this trial
             results.append(failed_trial(index, relation, len(expect)))
             continue
