@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import os
-import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.doc_examples import command_environment, console_commands, fenced_blocks
 from textcontract.testing import ContractFixture
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-PYTHON_BLOCKS = re.findall(r"^```python\n(.*?)^```$", README, re.MULTILINE | re.DOTALL)
-CONSOLE_BLOCKS = re.findall(r"^```console\n(.*?)^```$", README, re.MULTILINE | re.DOTALL)
+PYTHON_BLOCKS = fenced_blocks(README, "python")
+CONSOLE_BLOCKS = fenced_blocks(README, "console")
 
 
 def test_the_readme_has_the_examples_this_file_runs() -> None:
@@ -39,30 +37,16 @@ def test_every_python_block_runs_as_written(
         assert '"source": "order-1001"' in out
 
 
-def _commands(block: str) -> list[tuple[str, str]]:
-    """``(command, expected output)`` for every ``$ command`` line of a console block."""
-    pairs: list[tuple[str, str]] = []
-    for line in block.splitlines(keepends=True):
-        if line.startswith("$ "):
-            pairs.append((line[2:].rstrip("\n"), ""))
-        elif pairs:
-            pairs[-1] = (pairs[-1][0], pairs[-1][1] + line)
-    return pairs
-
-
 @pytest.mark.parametrize(
     ("command", "expected"),
-    [pair for block in CONSOLE_BLOCKS for pair in _commands(block)],
+    [pair for block in CONSOLE_BLOCKS for pair in console_commands(block)],
     ids=lambda value: value[:60],
 )
 def test_every_console_block_shows_what_the_command_prints(command: str, expected: str) -> None:
-    env = dict(os.environ, COLUMNS="80")
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    env.pop("GITHUB_STEP_SUMMARY", None)
     completed = subprocess.run(
         ["bash", "-c", command],
         cwd=ROOT,
-        env=env,
+        env=command_environment(),
         capture_output=True,
         text=True,
         check=False,

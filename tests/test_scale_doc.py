@@ -9,7 +9,6 @@ on the LocalCluster it starts and must print the page's ``prints`` block.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -18,21 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.doc_examples import command_environment, console_commands, fenced_blocks
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs" / "scale.md").read_text(encoding="utf-8")
-CONSOLE_BLOCKS = re.findall(r"^```console\n(.*?)^```$", PAGE, re.MULTILINE | re.DOTALL)
+CONSOLE_BLOCKS = fenced_blocks(PAGE, "console")
 _EXIT = re.compile(r"#\s*exit (\d+)\s*$")
-
-
-def _commands(block: str) -> list[tuple[str, str]]:
-    """``(command, expected output)`` for every ``$ command`` line of a console block."""
-    pairs: list[tuple[str, str]] = []
-    for line in block.splitlines(keepends=True):
-        if line.startswith("$ "):
-            pairs.append((line[2:].rstrip("\n"), ""))
-        elif pairs:
-            pairs[-1] = (pairs[-1][0], pairs[-1][1] + line)
-    return pairs
 
 
 def _expected_exit(command: str) -> int:
@@ -46,18 +36,11 @@ def _scratch(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _environment() -> dict[str, str]:
-    env = dict(os.environ, COLUMNS="80")
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    env.pop("GITHUB_STEP_SUMMARY", None)
-    return env
-
-
 RUN_BLOCKS = [block for block in CONSOLE_BLOCKS if "pip install" not in block]
 
 
 def test_the_page_has_the_recipes_this_file_runs() -> None:
-    commands = [command for block in RUN_BLOCKS for command, _ in _commands(block)]
+    commands = [command for block in RUN_BLOCKS for command, _ in console_commands(block)]
     assert any("--cache" in command for command in commands)
     assert any("--shard" in command for command in commands)
     assert sum(command.startswith("textcontract merge") for command in commands) >= 5
@@ -67,9 +50,9 @@ def test_the_page_has_the_recipes_this_file_runs() -> None:
 
 def test_every_console_block_prints_what_the_page_shows(tmp_path: Path) -> None:
     folder = _scratch(tmp_path)
-    env = _environment()
+    env = command_environment()
     for block in RUN_BLOCKS:
-        for command, expected in _commands(block):
+        for command, expected in console_commands(block):
             completed = subprocess.run(
                 ["bash", "-c", command],
                 cwd=folder,
@@ -105,7 +88,7 @@ def test_the_dask_example_prints_what_the_page_shows(tmp_path: Path) -> None:
     completed = subprocess.run(
         [sys.executable, str(script)],
         cwd=folder,
-        env=_environment(),
+        env=command_environment(),
         capture_output=True,
         text=True,
         check=False,
