@@ -18,6 +18,8 @@ from textcontract.audit import AuditResult, audit_directory
 from textcontract.audit.reading import baseline_digest
 from textcontract.audit.running._cache import CacheFolder
 from textcontract.audit.running._rule_cache import (
+    BaselineResults,
+    RuleKey,
     TrialDigests,
     _RulePack,
     located_surface_json,
@@ -99,6 +101,97 @@ def test_editing_one_rule_re_evaluates_that_rule_alone(corpus: Path, tmp_path: P
     # the old revision's results are still there: going back re-evaluates nothing
     _edit(contract, "minimum: 26", "minimum: 25")
     assert counts(audit_directory(corpus, cache=cache)) == (evaluations, 0)
+
+
+def _files(cache: Path, kind: str) -> dict[str, tuple[bytes, int]]:
+    """Each entry of a kind: its bytes and its inode (a replaced file gets a new one)."""
+    return {
+        str(path.relative_to(cache)): (path.read_bytes(), path.stat().st_ino)
+        for path in _entries(cache, kind)
+    }
+
+
+def test_a_one_rule_edit_files_the_baseline_results_with_that_rule(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """The baselines' files are not rewritten for one rule: its results on each baseline
+    go into that rule's own files, where the next run finds them."""
+    cache = tmp_path / "cache"
+    _, evaluations = counts(audit_directory(corpus, cache=cache))
+    baselines, rules = _files(cache, "baselines"), _files(cache, "rules")
+    assert baselines
+    _edit(corpus.parent / "orders" / "textcontract.yaml", "minimum: 25", "minimum: 26")
+    edited = audit_directory(corpus, cache=cache)
+    assert counts(edited) == (evaluations - evaluations // RULES, evaluations // RULES)
+    assert _files(cache, "baselines") == baselines
+    created = set(_files(cache, "rules")) - set(rules)
+    assert len(created) == len(baselines)  # one file per case: the edited rule's
+    for case in cache.glob("cases/*/*.json"):
+        case.unlink()  # every case evaluated again, from the rules' files alone
+    again = audit_directory(corpus, cache=cache)
+    assert counts(again) == (evaluations, 0)
+    assert text_of(again) == text_of(edited).replace(
+        f'"hits": {counts(edited)[0]},\n    "misses": {counts(edited)[1]}',
+        f'"hits": {evaluations},\n    "misses": 0',
+    )
+    assert _files(cache, "baselines") == baselines
+
+
+def _satisfied(rule: RuleKey, message: str) -> list[Check]:
+    header = rule.rule.header
+    return [
+        Check(
+            header.id,
+            header.version,
+            header.type,
+            header.kind,
+            Status.SATISFIED,
+            "OK",
+            "$",
+            Severity.LOW,
+            Enforcement.BLOCKING,
+            message=message,
+        )
+    ]
+
+
+def _first_run(folder: CacheFolder, rules: list[RuleKey], trial: str) -> BaselineResults:
+    """A baseline's first check run: each rule looked up, computed when missing."""
+    results = BaselineResults(folder, "c1", rules)
+    for index, rule in enumerate(rules):
+        if results.lookup(trial, index) is None:
+            results.add(trial, index, _satisfied(rule, f"computed by {rule.digest}"))
+    return results
+
+
+def test_a_baseline_file_is_rewritten_once_it_lacks_most_rules(tmp_path: Path) -> None:
+    folder = CacheFolder(tmp_path)
+    (key,) = rule_keys(parse_contract_text(CONTRACT))[:1]
+    rules = [RuleKey(key.rule, f"rule-{n}") for n in range(4)]
+    first = _first_run(folder, rules, "sha256:t")
+    assert (first.misses, first.save()) == (4, None)  # no file: written whole
+    written = _files(tmp_path, "baselines")
+    # two of four rules edited: their results are handed on, the file stays
+    edited = [*rules[:2], RuleKey(key.rule, "rule-4"), RuleKey(key.rule, "rule-5")]
+    second = _first_run(folder, edited, "sha256:t")
+    pending = second.save()
+    assert (second.hits, second.misses) == (2, 2)
+    assert pending is not None
+    assert (pending.trial, pending.computed) == ("sha256:t", True)
+    assert [index for index, _ in pending.results] == [2, 3]
+    assert _files(tmp_path, "baselines") == written
+    # a third edit: the file lacks three of four rules now, and is written whole again
+    third_rules = [rules[0], *edited[2:], RuleKey(key.rule, "rule-6")]
+    third = _first_run(folder, third_rules, "sha256:t")
+    assert third.misses == 3  # rule-4 and rule-5 were never filed in their own files here
+    assert third.save() is None
+    assert _files(tmp_path, "baselines") != written
+    fourth = _first_run(folder, third_rules, "sha256:t")
+    assert (fourth.hits, fourth.misses, fourth.save()) == (4, 0, None)
+    # another baseline (an edited case) replaces the file, whatever it lacks
+    other = _first_run(folder, third_rules, "sha256:u")
+    assert (other.misses, other.save()) == (4, None)
+    assert _first_run(folder, third_rules, "sha256:u").hits == 4
 
 
 def test_a_description_edit_changes_no_rule_digest(corpus: Path, tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ from textcontract.audit.running._result_cache import (
 from textcontract.audit.running._rule_cache import (
     BaselineResults,
     CaseRuleResults,
+    PendingBaseline,
     RuleKey,
     TrialDigests,
     rule_keys,
@@ -348,6 +349,8 @@ class CaseCheck:
     hits: int = 0
     """Rule evaluations of the baseline's first check run found in the cache."""
     misses: int = 0
+    pending: PendingBaseline | None = None
+    """Results of the baseline's first check run for the second pass to store."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,6 +364,8 @@ class CaseEntry:
     variants: int
     plan: CasePlan | None = None
     """The preflight's plan (``None``: checking the baseline raised, to be raised again)."""
+    pending: PendingBaseline | None = None
+    """Results of the baseline's first check run for the second pass to store."""
 
     @property
     def baseline_clean(self) -> bool | None:
@@ -494,7 +499,7 @@ def _planned(
     fingerprint: bytes,
 ) -> CaseCheck:
     """:func:`_checked` of a case given by its :class:`Outline` and baseline."""
-    plan, hits, misses = _plan(work, outline, baseline)
+    plan, hits, misses, pending = _plan(work, outline, baseline)
     return CaseCheck(
         outline.case,
         location,
@@ -506,18 +511,20 @@ def _planned(
         plan,
         hits,
         misses,
+        pending,
     )
 
 
 def _plan(
     work: CaseWork, outline: Outline, baseline: tuple[Document, Context]
-) -> tuple[CasePlan | None, int, int]:
-    """The case's plan, and the cache hits and misses of its baseline's first check run.
+) -> tuple[CasePlan | None, int, int, PendingBaseline | None]:
+    """The case's plan, the cache hits and misses of its baseline's first check run, and
+    what of that run the second pass is to store.
 
     An exception is kept back (``None``) until the corpus is known valid.
     """
     if not work.evaluates:
-        return None, 0, 0
+        return None, 0, 0, None
     folder = work.folder
     results = None if folder is None else BaselineResults(folder, outline.case, work.rule_keys)
     document, context = baseline
@@ -525,11 +532,11 @@ def _plan(
     try:
         plan = plan_outline(work.parsed, outline, document, context, rules, work.severity, results)
     except Exception:  # raised again, with its traceback, once every input is validated
-        return None, 0, 0
+        return None, 0, 0, None
     if results is None:
-        return plan, 0, 0
-    results.save()
-    return plan, results.hits, results.misses
+        return plan, 0, 0, None
+    pending = results.save()
+    return plan, results.hits, results.misses, pending
 
 
 def raise_baseline(work: CaseWork, entry: CaseEntry) -> None:
@@ -768,6 +775,8 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
     if task.evaluate and plan is None:
         raise InternalError(f"the baseline of {entry.id} was not checked before its audit")
     cached = None if plan is None or not task.evaluate else _cached(work, entry, plan)
+    if cached is not None:
+        _file_pending(work, entry)
     if cached is not None and not task.item:
         record = _waived(work, cached.record)
         return CaseOutcome(record, None, cached.baseline_digest, cached.evaluations)
@@ -779,6 +788,8 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
         return CaseOutcome(record, item, cached.baseline_digest, cached.evaluations)
     folder = work.folder
     results = None if folder is None else CaseRuleResults(folder, case.id, work.rule_keys)
+    if results is not None and entry.pending is not None:
+        results.adopt(entry.pending)
     if results is not None and keys is not None:
         for built, found in zip(trials, keys, strict=True):
             for trial, key in zip(built, found, strict=True):
@@ -796,6 +807,16 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
     return CaseOutcome(
         _waived(work, record), item, case.baseline_digest, results.hits, results.misses
     )
+
+
+def _file_pending(work: CaseWork, entry: CaseEntry) -> None:
+    """Store the first pass's baseline results of a case whose records the cache holds
+    (the rare run whose baseline lookups missed while its records did not)."""
+    if work.folder is None or entry.pending is None or not entry.pending.computed:
+        return
+    results = CaseRuleResults(work.folder, entry.id, work.rule_keys)
+    results.adopt(entry.pending)
+    results.save()
 
 
 def _infrastructure_error(record: CaseRecord) -> bool:

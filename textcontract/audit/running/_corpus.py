@@ -300,7 +300,11 @@ def _first_pass(
     for file, check in kept:
         problems.extend(check.trial_problems)
         if check.fingerprint is not None and check.id is not None:
-            entries.append(CaseEntry(check.id, file, check.fingerprint, check.variants, check.plan))
+            entries.append(
+                CaseEntry(
+                    check.id, file, check.fingerprint, check.variants, check.plan, check.pending
+                )
+            )
     return entries
 
 

@@ -7,8 +7,11 @@ trial's key: the digest of its canonical document and context with each surface'
 it. The entries of one rule for the trials of one case are kept together in one file,
 named by the rule's digest and the case id, so a case reads each rule's results in one go
 and only the process auditing that case writes them. A baseline's results (the
-preflight's first check run, SPEC §17.3) are kept apart, every rule's in one file per
-case (:class:`BaselineResults`), written by the process that validates the case.
+preflight's first check run, SPEC §17.3) are kept, every rule's, in one file per case
+(:class:`BaselineResults`), written by the process that validates the case; a result the
+first pass computes for a rule that file lacks is handed to the second pass, which files
+it with that rule's results on the case (an edited rule then creates a file per case,
+rather than replacing one, which costs several times more on some file systems).
 
 A result holding an ``error`` check (a rule that raised, a pattern that ran out of time)
 is never stored: it is computed again on every run, because a timeout depends on the
@@ -22,7 +25,7 @@ import importlib.metadata
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from textcontract.audit.running._cache import CacheFolder
 from textcontract.canonical import canonical_json, digest
@@ -33,6 +36,7 @@ from textcontract.rules import BUILTIN_TYPES, RuleType
 __all__ = [
     "BaselineResults",
     "CaseRuleResults",
+    "PendingBaseline",
     "RuleKey",
     "RuleResults",
     "TrialDigests",
@@ -178,6 +182,18 @@ class _RulePack:
         self.kept[trial] = _ENCODER.encode([_check_row(check) for check in checks])
         self.written = True
         return True
+
+    def keep(self, trial: str, rows: str) -> None:
+        """Keep a result given as JSON rows, found or made elsewhere: the file's own
+        entry when it holds the trial, else the rows (and the file is to be written)."""
+        if trial in self.kept:
+            return
+        index = self._trials.get(trial)
+        if type(index) is int:
+            self.kept[trial] = index
+        else:
+            self.kept[trial] = rows
+            self.written = True
 
     def body(self, case_id: str) -> str:
         """The file's body as JSON text, each distinct result once."""
@@ -335,6 +351,13 @@ class CaseRuleResults:
         """See :meth:`TrialDigests.know`."""
         self._digests.know(document, context, key)
 
+    def adopt(self, pending: PendingBaseline) -> None:
+        """File the first pass's results on the case's baseline with each rule's results."""
+        for index, rows in pending.results:
+            pack = self.pack(index)
+            if pack is not None:
+                pack.keep(pending.trial, rows)
+
     def save(self) -> None:
         """Write the file of every rule that gained a result on this case."""
         for pack in self.packs.values():
@@ -342,13 +365,31 @@ class CaseRuleResults:
                 self._folder.write_encoded(KIND, pack.key, pack.body(self._case_id))
 
 
-class BaselineResults:
-    """Every rule's cached results on one case's baseline, in one file per case.
+class PendingBaseline(NamedTuple):
+    """Results of a baseline's first check run that the first pass computed and left for
+    the second to file with each rule's results on the case (:meth:`CaseRuleResults.adopt`)."""
 
-    The file holds the baseline's key and, per rule digest, its checks as rows; a baseline
-    with another key (an edited case) finds nothing and replaces the file. Results of
-    rules not in this contract stay (going back to an earlier revision of a rule finds
-    them again). :meth:`save` writes the file when a result was added.
+    trial: str
+    """The baseline's trial key."""
+    results: tuple[tuple[int, str], ...]
+    """(rule index, the rule's checks as JSON rows), in rule order: every result the
+    case's file lacks, found in the rule's file or computed."""
+    computed: bool
+    """Whether any of them was computed (a rule's file is to be written)."""
+
+
+class BaselineResults:
+    """Every rule's cached results on one case's baseline: one file per case, and the
+    rules' own files.
+
+    The case's file holds the baseline's key and, per rule digest, its checks as rows; a
+    rule it lacks is looked for in that rule's file of results on the case (where the
+    second pass files what the first computed). :meth:`save` writes the case's file whole
+    when there is none, when it is another baseline's (an edited case), or when it lacks
+    most of the contract's rules; otherwise it writes nothing and hands what was computed
+    to the second pass (:class:`PendingBaseline`): an edit to one rule then creates one
+    file per case, rather than replacing one. Results of rules not in this contract stay
+    (going back to an earlier revision of a rule finds them again).
     """
 
     def __init__(self, folder: CacheFolder, case_id: str, rules: Sequence[RuleKey]) -> None:
@@ -358,9 +399,11 @@ class BaselineResults:
         self._key = folder.key(BASELINE_KIND, {"case": case_id})
         body = folder.read(BASELINE_KIND, self._key)
         self._stored, self._results = _baseline_contents(body, case_id)
-        self._added: dict[str, str] = {}
-        """Rule digest → a result computed in this run, as JSON text."""
         self._trial: str | None = None
+        self._found: dict[int, str] = {}
+        """Rule index → a result found in the rule's own file, as JSON text."""
+        self._added: dict[int, str] = {}
+        """Rule index → a result computed in this run, as JSON text."""
         self._digests = TrialDigests()
         self.hits = self.misses = 0
 
@@ -368,43 +411,69 @@ class BaselineResults:
         return _BaselineLookup(self, self._digests.trial(document, context))
 
     def lookup(self, trial: str, index: int) -> list[Check] | None:
+        self._trial = trial
         rule = self._rules[index]
-        rows = None if trial != self._stored else self._results.get(rule.digest or "")
         checks = None
-        if rule.digest is not None and isinstance(rows, list) and rows:
-            try:
-                checks = [_check(rule.rule, row) for row in rows]
-            except (ValueError, KeyError, TypeError):
-                checks = None
+        if rule.digest is not None:
+            rows = None if trial != self._stored else self._results.get(rule.digest)
+            checks = _checks(rule.rule, rows)
+            if checks is None:
+                checks = self._in_rule_file(trial, index, rule.digest)
         if checks is None:
             self.misses += 1
         else:
             self.hits += 1
         return checks
 
+    def _in_rule_file(self, trial: str, index: int, digest: str) -> list[Check] | None:
+        pack = _RulePack(self._folder, self._case_id, self._rules[index], digest)
+        checks = pack.lookup(trial)
+        if checks is not None:
+            self._found[index] = _ENCODER.encode([_check_row(check) for check in checks])
+        return checks
+
     def add(self, trial: str, index: int, checks: Sequence[Check]) -> None:
-        digest = self._rules[index].digest
-        if digest is None or any(check.status is Status.ERROR for check in checks):
+        if self._rules[index].digest is None or any(c.status is Status.ERROR for c in checks):
             return
         self._trial = trial
-        self._added[digest] = _ENCODER.encode([_check_row(check) for check in checks])
+        self._added[index] = _ENCODER.encode([_check_row(check) for check in checks])
 
-    def save(self) -> None:
-        if self._trial is None:
-            return
+    def save(self) -> PendingBaseline | None:
+        """Write the case's file when it must be (see the class); else what the second
+        pass is to file, when anything was computed."""
+        trial = self._trial
+        if trial is None or not (self._added or self._found):
+            return None
+        cached = sum(rule.digest is not None for rule in self._rules)
+        elsewhere = len(self._found) + len(self._added)
+        if trial == self._stored and 2 * elsewhere <= cached:
+            results = sorted({**self._found, **self._added}.items())
+            return PendingBaseline(trial, tuple(results), bool(self._added))
         rules: dict[str, str] = {}
-        if self._trial == self._stored:
+        if trial == self._stored:
             rules = {
                 digest: _ENCODER.encode(rows)
                 for digest, rows in self._results.items()
                 if isinstance(rows, list)
             }
-        rules.update(self._added)
-        head = _ENCODER.encode({"case": self._case_id, "baseline": self._trial})
+        for index, rows in {**self._found, **self._added}.items():
+            rules[self._rules[index].digest or ""] = rows
+        head = _ENCODER.encode({"case": self._case_id, "baseline": trial})
         joined = ",".join(f"{_ENCODER.encode(d)}:{rows}" for d, rows in sorted(rules.items()))
         self._folder.write_encoded(
             BASELINE_KIND, self._key, head[:-1] + ',"rules":{' + joined + "}}"
         )
+        return None
+
+
+def _checks(rule: RuleType, rows: Any) -> list[Check] | None:
+    """The checks a baseline entry's rows hold; ``None`` when they are not rows of checks."""
+    if not isinstance(rows, list) or not rows:
+        return None
+    try:
+        return [_check(rule, row) for row in rows]
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 class _BaselineLookup:
