@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from textcontract._version import DOCUMENTATION_URL
 from textcontract.canonical import canonical_json
 from textcontract.formats.check_findings import (
     CheckedDocument,
@@ -37,7 +38,8 @@ __all__ = [
 ]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/textcontract/"
+INFORMATION_URI = DOCUMENTATION_URL
+"""``tool.driver.informationUri``: the project's documentation (see ``_version``)."""
 FINGERPRINT = "textcontract/v1"
 
 
