@@ -9,6 +9,9 @@ Both interpreters run with the same environment: ``PYTHONDONTWRITEBYTECODE`` rem
 ``PYTHONPYCACHEPREFIX`` pointing into benchmarks/out, so that after the warm-up runs every
 module of both tools is imported from cached bytecode, as after a regular ``pip install``.
 Runs alternate between the tools; medians are reported.
+
+:func:`measure_help`: ``textcontract --help`` and every command's ``-h`` (SPEC §21: each at
+most 0.3 s), in the same environment, alternating, medians of wall and CPU time.
 """
 
 from __future__ import annotations
@@ -142,4 +145,42 @@ def measure(peer_python: Path | None, runs: int) -> dict[str, Any]:
             "command": " ".join(commands[name]),
         }
         for name, values in times.items()
+    }
+
+
+def help_commands() -> dict[str, list[str]]:
+    """``textcontract --help`` and ``textcontract COMMAND -h`` for every command."""
+    from textcontract.cli._app import COMMAND_MODULES
+
+    script = Path(sys.executable).parent / "textcontract"
+    head = [str(script)] if script.exists() else [sys.executable, "-m", "textcontract"]
+    commands = {"--help": [*head, "--help"]}
+    for name in COMMAND_MODULES:
+        commands[f"{name} -h"] = [*head, name, "-h"]
+    return commands
+
+
+def measure_help(runs: int) -> dict[str, Any]:
+    """Median wall and CPU time of each help page, process start to exit."""
+    env = cold_environment()
+    commands = help_commands()
+    for command in commands.values():  # warm-up: bytecode caches, page cache
+        run_child(command, env=env, stdout_to_null=True)
+    wall: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    codes: dict[str, int] = {}
+    for _ in range(runs):
+        for name, command in commands.items():
+            finished = run_child(command, env=env, stdout_to_null=True)
+            wall[name].append(finished.seconds)
+            cpu[name].append(finished.cpu_seconds)
+            codes[name] = finished.returncode
+    return {
+        name: {
+            "median_ms": median(wall[name]) * 1000,
+            "max_ms": max(wall[name]) * 1000,
+            "median_cpu_ms": median(cpu[name]) * 1000,
+            "exit": codes[name],
+        }
+        for name in commands
     }

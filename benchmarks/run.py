@@ -13,6 +13,7 @@ Sections (``--only`` picks some, comma-separated):
   (``rg -wi -f words``), medians of ``--repeat`` alternating runs, hit counts side by side;
 - ``cold``: ``textcontract check`` of one small document, process start to exit, against
   the peer's CLI on the same document;
+- ``help``: ``textcontract --help`` and every command's ``-h``, process start to exit;
 - ``scaling``: cost against document size, rule count, pattern count and corpus size;
 - ``audit``: a generated corpus of ``--audit-variants`` variants of W1 documents, audited
   with ``--jobs 1`` and ``--jobs 2``, against plain checks of the same trials; with
@@ -42,7 +43,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
 from benchmarks import _audit, _cold, _corpus, _scaling, _w1, _w2
 from benchmarks._common import HERE, OUT, W1_CONTRACT, WORDS, median, mib, table, words, worker
 
-SECTIONS = ("w1", "w2", "cold", "scaling", "audit")
+SECTIONS = ("w1", "w2", "cold", "help", "scaling", "audit")
 
 
 # --- workers (run in their own interpreter by the sections below) --------------------------
@@ -258,6 +259,30 @@ def section_cold(peer: Path | None, runs: int) -> dict[str, Any]:
     return results
 
 
+def section_help(runs: int) -> dict[str, Any]:
+    results = _cold.measure_help(runs)
+    print(f"\n## Help pages: --help and every -h, median of {runs}")
+    print(f"load average before: {_load()}")
+    print(
+        table(
+            ["command", "median", "max", "CPU (median)", "exit"],
+            [
+                [
+                    f"textcontract {name}",
+                    f"{r['median_ms']:.0f} ms",
+                    f"{r['max_ms']:.0f} ms",
+                    f"{r['median_cpu_ms']:.0f} ms",
+                    r["exit"],
+                ]
+                for name, r in results.items()
+            ],
+        )
+    )
+    slowest = max(r["median_ms"] for r in results.values())
+    print(f"slowest help page: {slowest:.0f} ms (target <= 300 ms)")
+    return {"pages": results, "slowest_ms": slowest}
+
+
 def section_scaling(files: Sequence[Path], smoke: bool) -> dict[str, Any]:
     listing = OUT / "scaling-files.txt"
     listing.write_text("".join(f"{f}\n" for f in files), encoding="utf-8")
@@ -364,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--audit-memory", action="store_true", help="1,000 vs 100,000 variants")
     options = parser.parse_args(arguments)
 
-    default_sections = SECTIONS if options.smoke else ("w1", "w2", "cold", "scaling")
+    default_sections = SECTIONS if options.smoke else ("w1", "w2", "cold", "help", "scaling")
     sections = options.only.split(",") if options.only else list(default_sections)
     unknown = set(sections) - set(SECTIONS)
     if unknown:
@@ -381,6 +406,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif options.smoke:
         files = _corpus.synthetic_corpus(OUT / "synthetic", count=60)
         source = "synthetic multilingual documents from the fixtures"
+    elif set(sections) <= {"cold", "help"}:  # the fixtures only
+        files = []
+        source = "the fixtures (no corpus needed)"
     else:
         raise SystemExit(
             "no corpus: build one with ../shared/bench/make_corpus.sh DIR and pass --corpus DIR "
@@ -407,6 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         results["w2"] = section_w2(w2_root, files, repeat)
     if "cold" in sections:
         results["cold"] = section_cold(peer, 5 if options.smoke else options.cold_runs)
+    if "help" in sections:
+        results["help"] = section_help(3 if options.smoke else options.cold_runs)
     if "scaling" in sections:
         results["scaling"] = section_scaling(files, options.smoke)
     if "audit" in sections:

@@ -202,6 +202,23 @@ def test_exit_does_not_wait_for_a_stuck_thread_the_command_left() -> None:
     assert (completed.returncode, completed.stdout, completed.stderr) == (3, "leaving\n", "")
 
 
+def test_exit_without_a_stuck_thread_is_a_normal_exit() -> None:
+    # threading imported only by the command (typer loads it): the main thread is not stuck,
+    # so the interpreter exits as usual and runs its exit handlers.
+    script = (
+        "import atexit, sys\n"
+        "from textcontract.cli import _leave, _threads\n"
+        "running = _threads()\n"
+        "import threading\n"
+        "atexit.register(print, 'exit handlers ran')\n"
+        "_leave(3, running)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (completed.returncode, completed.stdout) == (3, "exit handlers ran\n")
+
+
 def test_the_portable_parent_watch_ends_an_orphan() -> None:
     # A child without a parent-death signal, watched by polling only; its parent is killed.
     orphan = (

@@ -56,8 +56,12 @@ def _leave(code: object, running: set[object]) -> None:
     and temporary files are settled by then, and the workers end with this process.
     """
     threading = sys.modules.get("threading")
+    # (this thread is never one: ``running`` is empty when threading was not yet imported)
     stuck = threading is not None and any(
-        thread.is_alive() and not thread.daemon and thread not in running
+        thread.is_alive()
+        and not thread.daemon
+        and thread not in running
+        and thread is not threading.current_thread()
         for thread in threading.enumerate()
     )
     if stuck:

@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from textcontract.cli._help import Command
+from textcontract.cli._help import Command, Group
 from textcontract.cli._options import print_version
 
 __all__ = ["COMMAND_MODULES", "build_app"]  # and `app`, built on first access
@@ -67,6 +67,7 @@ def build_app(command: str | None = None) -> typer.Typer:
     """The application with every command, or only the module providing ``command``."""
     application = typer.Typer(
         name="textcontract",
+        cls=Group,
         help="Check generated text against YAML contracts, and measure how good the contracts are.",
         no_args_is_help=True,
         add_completion=False,

@@ -8,20 +8,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from textcontract.audit import (
-    AuditResult,
-    Corpus,
-    Preflight,
-    PreflightFailed,
-    Shard,
-    audit_directory,
-    load_corpus,
-)
-from textcontract.audit import Progress as ProgressCallback
 from textcontract.cli._atomic import (
     FileSet,
     check_output_file,
@@ -41,6 +31,13 @@ from textcontract.cli._run_options import (
 )
 from textcontract.errors import InputError
 from textcontract.formats.json_text import dumps_pretty, write_pretty
+
+if TYPE_CHECKING:
+    from textcontract.audit import AuditResult, Corpus, Preflight, Shard
+    from textcontract.audit import Progress as ProgressCallback
+
+# The audit loads when a command runs, not when the command is registered: ``--help`` and
+# ``audit -h`` import no library code (tests/cli/test_imports.py).
 
 __all__ = ["AuditFormat", "emit_audit", "register", "run_audit_command", "write_files"]
 
@@ -123,6 +120,8 @@ def _render(
 
 def _shard(text: str, output_format: AuditFormat) -> Shard:
     """``--shard K/N``; a part file is the JSON report (any other format is a usage error)."""
+    from textcontract.audit import Shard
+
     try:
         shard = Shard.parse(text)
     except ValueError as error:
@@ -166,6 +165,8 @@ def run_audit_command(
     """Audit, then write the report, the artifact set and the record set: each set is
     staged in full before the report is written and put in place after it, so a failure
     anywhere leaves every old output as it was."""
+    from textcontract.audit import PreflightFailed, audit_directory, load_corpus
+
     part = None if shard is None else _shard(shard, output_format)
     check_output_file(output)
     check_output_folder(artifacts, _ARTIFACTS)

@@ -14,7 +14,6 @@ from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.lineage import check_lineage, lineage_members
 
 __all__ = ["register", "run_lineage_command"]
 
@@ -27,6 +26,8 @@ def run_lineage_command(
     contracts: list[Path], max_revisions: int | None, output: Path | None
 ) -> int:
     check_output_file(output)
+    from textcontract.lineage import check_lineage, lineage_members  # loaded to run
+
     result = check_lineage(lineage_members(contracts), max_revisions)
     emit(dumps_pretty(result), output)
     return int(ExitCode.OK if result["passed"] else ExitCode.FAILED)

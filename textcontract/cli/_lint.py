@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from textcontract.authoring import lint_contracts, lint_json
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit, emit_rendered
-from textcontract.contract import parse_contract_file
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.formats.lint_text import render_lint_text
-from textcontract.rules import Registry
+
+if TYPE_CHECKING:
+    from textcontract.rules import Registry
 
 __all__ = ["LintFormat", "register", "run_lint"]
 
@@ -35,6 +34,10 @@ def run_lint(
     registry: Registry | None = None,
 ) -> int:
     """Exit 1 only with ``strict`` and at least one warning; 2 on a contract error."""
+    from textcontract.authoring import lint_contracts, lint_json  # loaded to run
+    from textcontract.contract import parse_contract_file
+    from textcontract.formats.lint_text import render_lint_text
+
     check_output_file(output)
     parsed_contracts = [parse_contract_file(path, str(path), registry) for path in contracts]
     warnings = lint_contracts(parsed_contracts)

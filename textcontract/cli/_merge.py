@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from textcontract.audit import Corpus, Part, failed_preflight, merge_audit
 from textcontract.cli._atomic import check_output_file, check_output_folder
 from textcontract.cli._audit import AuditFormat, emit_audit
 from textcontract.cli._errors import exits_with_codes
@@ -24,7 +23,9 @@ from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit_rendered, output_sink
 from textcontract.errors import ExitCode, InputError
 from textcontract.formats.json_text import write_pretty
-from textcontract.strength_files import read_json_input
+
+if TYPE_CHECKING:
+    from textcontract.audit import Corpus
 
 __all__ = ["MergeFormat", "register", "run_merge_command"]
 
@@ -68,6 +69,9 @@ def run_merge_command(
     check_output_file(output)
     check_output_folder(artifacts, "the artifact set")
     check_output_folder(records, "the record set")
+    from textcontract.audit import Part, failed_preflight, merge_audit  # loaded to run
+    from textcontract.strength_files import read_json_input
+
     loaded = [Part(*read_json_input(path)) for path in parts]
     verdict = failed_preflight(loaded)
     if verdict is not None:

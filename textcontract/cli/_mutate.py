@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,15 +12,20 @@ from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import ContractOption, OutputOption, VersionOption
 from textcontract.cli._output import emit
 from textcontract.errors import ExitCode, InputError
-from textcontract.inputs import load_context_file, load_document_file
-from textcontract.model import Context
-from textcontract.mutate import GeneratedCase, OperatorClass, default_operators, generate_case
+
+if TYPE_CHECKING:
+    from textcontract.model import Context
+    from textcontract.mutate import GeneratedCase
+
+# The operators, the engine and the readers load when the command runs.
 
 __all__ = ["operator_lines", "register", "run_mutate"]
 
 
 def operator_lines() -> list[str]:
     """One line per operator: name, class, targeted rule types, what it asserts."""
+    from textcontract.mutate import OperatorClass, default_operators
+
     registry = default_operators()
     width = max(len(name) for name in registry) + 2
     lines = []
@@ -37,6 +42,9 @@ def operator_lines() -> list[str]:
 
 def _context(baseline: Path, context: Path | None) -> Context:
     """``--context``, else the baseline's sibling ``<name>.context.json``, else empty."""
+    from textcontract.inputs import load_context_file
+    from textcontract.model import Context
+
     if context is not None:
         return load_context_file(context, str(context))
     stem = baseline.name.rsplit(".", 1)[0] if "." in baseline.name else baseline.name
@@ -93,6 +101,9 @@ def run_mutate(
     if output is not None and output.is_dir():
         raise InputError.at("--output names a folder; give a file", str(output))
     names = _operator_names(operators)
+    from textcontract.inputs import load_document_file
+    from textcontract.mutate import generate_case
+
     parsed = resolve_contract(contract)
     document = load_document_file(baseline, str(baseline))
     case = generate_case(

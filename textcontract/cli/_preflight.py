@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from textcontract.audit import preflight_directory
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._audit import AuditContractOption, render_preflight
 from textcontract.cli._errors import exits_with_codes
@@ -35,6 +34,8 @@ def run_preflight_command(
     mode: str | None = None,
 ) -> int:
     check_output_file(output)
+    from textcontract.audit import preflight_directory  # loaded to run
+
     preflight = preflight_directory(
         directory,
         contract=contract,

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from textcontract.authoring import catalog_json, describe_packs, describe_rule_types
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit, emit_rendered
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.formats.rules_text import render_packs_text, render_rule_types_text
-from textcontract.rules import Registry, default_registry
+
+if TYPE_CHECKING:
+    from textcontract.rules import Registry
 
 __all__ = ["RulesFormat", "register", "run_rules"]
 
@@ -30,6 +30,10 @@ def run_rules(
     output_format: RulesFormat, packs: bool, output: Path | None, registry: Registry | None = None
 ) -> int:
     """List rule types (or packs with ``packs``); always exit 0."""
+    from textcontract.authoring import catalog_json, describe_packs, describe_rule_types
+    from textcontract.formats.rules_text import render_packs_text, render_rule_types_text
+    from textcontract.rules import default_registry
+
     check_output_file(output)
     registry = registry if registry is not None else default_registry()
     listed: list[dict[str, Any]] = (

@@ -4,12 +4,14 @@ and ``--mode`` (SPEC §17), parsed into what the library takes."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from textcontract.errors import InputError
-from textcontract.strength import MODES, SourceRevision, attested_revision, parse_date
+
+if TYPE_CHECKING:
+    from textcontract.strength import SourceRevision
 
 __all__ = [
     "AsOfOption",
@@ -50,6 +52,8 @@ def as_of_date(text: str | None) -> date | None:
     """``--as-of`` as a date; a malformed one is an input error (exit 2)."""
     if text is None:
         return None
+    from textcontract.strength import parse_date  # (the scorer loads when a command runs)
+
     found = parse_date(text)
     if found is None:
         raise InputError.at(f"{text!r} is not a date (YYYY-MM-DD)", key="--as-of")
@@ -70,10 +74,14 @@ def source_revision(
             "COMMIT+clean",
             key="--source-revision",
         )
+    from textcontract.strength import attested_revision
+
     return attested_revision(text)
 
 
 def checked_mode(text: str | None) -> str | None:
+    from textcontract.strength import MODES
+
     if text is not None and text not in MODES:
         raise InputError.at(f"{text!r} is not one of {', '.join(MODES)}", key="--mode")
     return text

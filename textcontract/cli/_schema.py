@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,10 +12,11 @@ from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit
-from textcontract.contract import contract_schema
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.rules import Registry, default_registry
+
+if TYPE_CHECKING:
+    from textcontract.rules import Registry
 
 __all__ = ["SchemaFormat", "register", "render_schema", "run_schema"]
 
@@ -26,12 +27,16 @@ class SchemaFormat(StrEnum):
 
 def render_schema(registry: Registry) -> str:
     """The schema as written to stdout and to the shipped ``contract.schema.json``."""
+    from textcontract.contract import contract_schema
+
     return dumps_pretty(contract_schema(registry))
 
 
 def run_schema(no_plugins: bool, output: Path | None, registry: Registry | None = None) -> int:
     check_output_file(output)
     if registry is None:
+        from textcontract.rules import default_registry
+
         registry = default_registry(plugins=[] if no_plugins else None)
     emit(render_schema(registry), output)
     return int(ExitCode.OK)

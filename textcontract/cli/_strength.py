@@ -18,25 +18,10 @@ from textcontract.cli._run_options import (
     as_of_date,
     source_revision,
 )
-from textcontract.environment import today_utc
 from textcontract.errors import ExitCode
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.strength import (
-    SourceRevision,
-    aggregate,
-    artifact_exit_code,
-    compare,
-    floors_met,
-    score_records,
-)
-from textcontract.strength_files import (
-    read_json_input,
-    read_policy_file,
-    read_preflight_file,
-    read_probe_file,
-    read_record_file,
-    read_waivers_file,
-)
+
+# The scorer and its readers load when a command runs, not when it is registered.
 
 __all__ = ["JsonFormat", "register", "run_aggregate", "run_compare", "run_score"]
 
@@ -66,6 +51,16 @@ def run_score(
 ) -> int:
     """Prints the artifact, or the INVALID object (exit 5) when the evidence cannot
     support a verdict; the clock is read only when waivers are given without --as-of."""
+    from textcontract.environment import today_utc
+    from textcontract.strength import SourceRevision, artifact_exit_code, score_records
+    from textcontract.strength_files import (
+        read_policy_file,
+        read_preflight_file,
+        read_probe_file,
+        read_record_file,
+        read_waivers_file,
+    )
+
     check_output_file(output)
     day = as_of_date(as_of)
     recorded = source_revision(revision, allow_auto=False)
@@ -92,6 +87,9 @@ def run_score(
 
 
 def run_aggregate(artifacts: list[Path], policy: Path, output: Path | None) -> int:
+    from textcontract.strength import aggregate, floors_met
+    from textcontract.strength_files import read_json_input, read_policy_file
+
     check_output_file(output)
     loaded_policy = read_policy_file(policy)
     loaded = [read_json_input(path) for path in artifacts]
@@ -101,6 +99,9 @@ def run_aggregate(artifacts: list[Path], policy: Path, output: Path | None) -> i
 
 
 def run_compare(first: Path, second: Path, output: Path | None) -> int:
+    from textcontract.strength import compare
+    from textcontract.strength_files import read_json_input
+
     check_output_file(output)
     emit(dumps_pretty(compare(read_json_input(first), read_json_input(second))), output)
     return int(ExitCode.OK)

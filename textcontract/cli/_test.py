@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from textcontract.authoring import examples_json, run_examples
 from textcontract.cli._atomic import check_output_file
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import OutputOption, VersionOption
 from textcontract.cli._output import emit, emit_rendered
-from textcontract.contract import parse_contract_file
 from textcontract.errors import ExitCode
-from textcontract.formats.examples_text import render_examples_text
 from textcontract.formats.json_text import dumps_pretty
-from textcontract.rules import Registry
+
+if TYPE_CHECKING:
+    from textcontract.rules import Registry
 
 __all__ = ["TestFormat", "register", "run_test"]
 
@@ -36,6 +35,10 @@ def run_test(
     registry: Registry | None = None,
 ) -> int:
     """Load every contract first (exit 2 on any error), then run all examples."""
+    from textcontract.authoring import examples_json, run_examples  # loaded to run
+    from textcontract.contract import parse_contract_file
+    from textcontract.formats.examples_text import render_examples_text
+
     check_output_file(output)
     parsed_contracts = [parse_contract_file(path, str(path), registry) for path in contracts]
     runs = [run_examples(parsed) for parsed in parsed_contracts]
