@@ -50,6 +50,7 @@ def test_public_face() -> None:
         "ClaimExtension",
         "RenderError",
         "claim",
+        "claims_environment",
         "environment",
         "render",
         "render_async",

@@ -21,8 +21,17 @@ except ImportError:  # pragma: no cover - exercised in a subprocess without Jinj
 from textcontract.render._claim import claim
 from textcontract.render._errors import RenderError
 from textcontract.render._extension import ClaimExtension
+from textcontract.render._overlay import claims_environment
 from textcontract.render._render import environment, render, render_async
 
 del _jinja2
 
-__all__ = ["ClaimExtension", "RenderError", "claim", "environment", "render", "render_async"]
+__all__ = [
+    "ClaimExtension",
+    "RenderError",
+    "claim",
+    "claims_environment",
+    "environment",
+    "render",
+    "render_async",
+]

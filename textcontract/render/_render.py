@@ -10,11 +10,10 @@ from jinja2 import Environment, StrictUndefined, Template
 from textcontract.model import DEFAULT_STATE, Document, is_valid_unicode
 from textcontract.render._assemble import assemble
 from textcontract.render._extension import ClaimExtension
+from textcontract.render._overlay import EXTENSION, claims_environment, loads_claims
 from textcontract.render._recorder import ACTIVE, Recorder
 
 __all__ = ["environment", "render", "render_async"]
-
-_EXTENSION = f"{ClaimExtension.__module__}.{ClaimExtension.__name__}"
 
 
 def environment(**options: Any) -> Environment:
@@ -26,7 +25,7 @@ def environment(**options: Any) -> Environment:
     """
     options.setdefault("undefined", StrictUndefined)
     extensions = list(options.pop("extensions", ()))
-    if ClaimExtension not in extensions and _EXTENSION not in extensions:
+    if ClaimExtension not in extensions and EXTENSION not in extensions:
         extensions.append(ClaimExtension)
     return Environment(extensions=extensions, **options)
 
@@ -41,7 +40,9 @@ def render(
     """Render ``template`` with ``variables``; surfaces, claims and anchors come from it.
 
     ``template`` is template source (compiled with ``env``, by default
-    :func:`environment`) or a ``jinja2.Template`` (which brings its own environment).
+    :func:`environment`) or a ``jinja2.Template`` (which brings its own environment). An
+    ``env`` that does not load :class:`ClaimExtension` compiles through its overlay that
+    does (:func:`claims_environment`) and is left unchanged.
     ``state`` is the snapshot of ``body`` and of every surface block without ``state=``.
     """
     compiled = _compiled(template, env, state)
@@ -76,24 +77,21 @@ def _compiled(template: str | Template, env: Environment | None, state: str) -> 
     if not isinstance(state, str) or not state or not (state.isascii() or is_valid_unicode(state)):
         raise ValueError(f"state must be a non-empty snapshot name, got {state!r}")
     if isinstance(template, Template):
-        if env is not None and env is not template.environment:
+        if env is not None and template.environment not in (env, claims_environment(env)):
             raise ValueError(
                 "env compiles template source; a jinja2.Template brings its own environment"
             )
-        if _EXTENSION not in template.environment.extensions:
+        if not loads_claims(template.environment):
             raise _without_extension()
         return template
     if not isinstance(template, str):
         raise TypeError(f"template must be source text or a jinja2.Template, got {template!r}")
-    environment_ = environment() if env is None else env
-    if _EXTENSION not in environment_.extensions:
-        raise _without_extension()
-    return environment_.from_string(template)
+    return (environment() if env is None else claims_environment(env)).from_string(template)
 
 
 def _without_extension() -> ValueError:
     return ValueError(
-        "the Jinja2 environment does not load textcontract.render.ClaimExtension: "
-        "create it with Environment(extensions=[ClaimExtension], …) or "
-        "textcontract.render.environment(…)"
+        "the template's Jinja2 environment does not load textcontract.render.ClaimExtension: "
+        "load it through claims_environment(env).get_template(name), or pass the source "
+        "with env=env"
     )
