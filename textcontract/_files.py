@@ -34,6 +34,7 @@ __all__ = [
     "read_input_bytes",
     "read_input_text",
     "read_stream_bytes",
+    "refused_kind",
 ]
 
 MAX_INPUT_ENV = "TEXTCONTRACT_MAX_INPUT_BYTES"
@@ -85,8 +86,8 @@ def path_problem(path: str) -> str | None:
     return None
 
 
-def _kind(mode: int) -> str | None:
-    """What a non-readable file is (``None`` for a regular file or a pipe)."""
+def refused_kind(mode: int) -> str | None:
+    """Why a file of this ``st_mode`` is not read (``None`` for a regular file or a pipe)."""
     if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
         return None
     if stat.S_ISDIR(mode):
@@ -130,12 +131,12 @@ def read_bytes_capped(path: str | os.PathLike[str]) -> bytes:
     if problem is not None:
         raise RefusedFile(problem)
     cap = input_size_cap()
-    refused = _kind(os.stat(name).st_mode)
+    refused = refused_kind(os.stat(name).st_mode)
     if refused is not None:
         raise RefusedFile(refused)
     with open(name, "rb", buffering=0) as handle:
         info = os.fstat(handle.fileno())
-        refused = _kind(info.st_mode)  # it may have been swapped since the stat above
+        refused = refused_kind(info.st_mode)  # it may have been swapped since the stat above
         if refused is not None:
             raise RefusedFile(refused)
         if stat.S_ISREG(info.st_mode) and info.st_size > cap:

@@ -79,9 +79,11 @@ def test_input_errors_of_a_batch_are_those_of_one_process(tmp_path: Path, source
     output = tmp_path / "out.jsonl"
     inputs = ["--batch", str(batch)] if source == "file" else ["--batch", "-"]
     stdin = batch.read_bytes() if source == "stdin" else b""
+    # a piped batch is held to the cap as a whole: there it holds the batch, and line 53
+    cap = "4096" if source == "file" else str(len(stdin))
     one, two = _both(
         "check", *inputs, *CONTRACT, "-f", "jsonl", "-o", str(output),
-        stdin=stdin, env={"TEXTCONTRACT_MAX_INPUT_BYTES": "4096"},
+        stdin=stdin, env={"TEXTCONTRACT_MAX_INPUT_BYTES": cap},
     )  # fmt: skip
     assert one == two
     code, out, err = one
@@ -90,13 +92,14 @@ def test_input_errors_of_a_batch_are_those_of_one_process(tmp_path: Path, source
     name = str(batch) if source == "file" else "<stdin>"
     lines = err.decode().splitlines()
     places = [re.match(r"error: (.+?):(\d+)(?::\d+)?: ", line) for line in lines]
+    numbers = (4, 9, 18, 31, 42, 53, 64, 65) if source == "file" else (4, 9, 18, 31, 42, 64, 65)
     assert [place.groups() if place else None for place in places] == [
-        (name, str(number)) for number in (4, 9, 18, 31, 42, 53, 64, 65)
+        (name, str(number)) for number in numbers
     ]
     assert lines[2].endswith(
         "duplicate id 'case-002': line 3 has it too (ids must be unique in a batch)"
     )
-    assert lines[7].endswith(
+    assert lines[-1].endswith(
         "duplicate id 'case-040': line 41 has it too (ids must be unique in a batch)"
     )
 

@@ -16,12 +16,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from textcontract._files import describe_size
 from textcontract._json import loads_strict
 from textcontract._pool import Pool
 from textcontract.contract import parse_contract_file
 from textcontract.engine import check_inputs
-from textcontract.errors import InputError
+from textcontract.errors import InputError, Problem
 from textcontract.inputs import LineInput, LineRef, load_input, parse_case, read_inputs
+from textcontract.inputs._batch_copy import CopyStopped, StreamCopy
 from textcontract.inputs._batch_lines import BatchLines
 from textcontract.inputs._batch_read import (
     CHANGED,
@@ -97,9 +99,8 @@ def _model(data: bytes, cap: int) -> list[tuple[int, int, bytes | str]]:
 @example(b"\xef\xbb\xbf" + _case("a") + b"\r\n\r\n \n" + _case("b"), 30)
 @example(b"x" * 11 + b"\n" + b"y" * 12 + b"\r\n" + b"z" * 11, 10)
 def test_lines_are_found_where_the_batch_holds_them(data: bytes, cap: int) -> None:
-    copy = io.BytesIO()
     with _cap(cap):
-        found = list(split_lines(io.BytesIO(data), "b.jsonl", copy))
+        found = list(split_lines(io.BytesIO(data), "b.jsonl"))
     described = [
         (number, start, line if isinstance(line, bytes) else line.message)
         for number, start, line in found
@@ -112,7 +113,68 @@ def test_lines_are_found_where_the_batch_holds_them(data: bytes, cap: int) -> No
         else:
             assert isinstance(line, str)
             assert line.startswith(want)
-    assert copy.getvalue() == data  # a copy of a stream holds every byte read
+
+
+def _within_cap(data: bytes, cap: int) -> bytes:
+    """The whole lines a stream read under ``cap`` gives before it passes the cap: every
+    line that ends (its line break included) within the first ``cap`` bytes."""
+    if len(data) <= cap:
+        return data
+    return data[: data.rfind(b"\n", 0, cap) + 1]
+
+
+class _Trickle(io.RawIOBase):
+    """A pipe's reads: a few bytes at a time, however many were asked for."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self._data = memoryview(data)
+        self._step = step
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        size = min(len(buffer), self._step, len(self._data))
+        buffer[:size] = self._data[:size]
+        self._data = self._data[size:]
+        return size
+
+
+@given(_BATCHES, st.integers(min_value=1, max_value=140), st.integers(min_value=1, max_value=9))
+@example(b"aaaa\nbbbbbb", 10, 1)
+@example(b"aaaa\nbbbb\n", 10, 3)
+def test_a_stream_is_copied_as_read_and_stops_as_soon_as_it_passes_the_cap(
+    data: bytes, cap: int, step: int
+) -> None:
+    """A stream (a pipe, standard input) read line by line under the cap on its whole
+    size, against its bytes split in memory: the lines of the part within the cap, then
+    a stop as the cap is passed; the copy holds exactly the bytes of the lines given, so
+    nothing past the cap is ever read whole or written."""
+    copy = io.BytesIO()
+    stream = io.BufferedReader(_Trickle(data, step), buffer_size=16)
+    found: list[tuple[int, int, bytes | Problem]] = []
+    with _cap(cap):
+        reader = StreamCopy(stream, copy)
+        try:
+            found.extend(split_lines(reader, "<stdin>"))
+        except CopyStopped as stopped:
+            reason: str | None = str(stopped)
+        else:
+            reason = None
+            reader.finish()
+        within = _within_cap(data, cap)
+        plain = list(split_lines(io.BytesIO(within), "<stdin>"))
+    assert found == plain
+    assert copy.getvalue() == within
+    assert reader.size <= cap + 1
+    if len(data) <= cap:
+        assert reason is None
+    else:
+        assert reason == (
+            f"a batch read from a pipe or standard input is held to the input size cap of "
+            f"{describe_size(cap)} as a whole, and this line passes it (set "
+            "TEXTCONTRACT_MAX_INPUT_BYTES to raise it, or pass the batch as a regular file)"
+        )
 
 
 class _SimulatedPool:
@@ -169,19 +231,38 @@ def test_chunks_validated_anywhere_find_what_reading_every_line_in_order_finds(
 ) -> None:
     """The fast path (a file cut into chunks of ``chunk`` bytes, each read from the first
     line that starts in it, in this process or a simulated worker) against the plain one
-    (the lines read one after the other, as from standard input): the same valid lines,
-    problems in the same order, the same count."""
-    path = tmp_path_factory.mktemp("batch") / "b.jsonl"
+    (the lines read one after the other): the same valid lines, problems in the same order,
+    the same count. Read as a stream (copied, each line sent with its bytes) the same,
+    unless the stream passes the cap, which a stream is held to as a whole."""
+    folder = tmp_path_factory.mktemp("batch")
+    path = folder / "b.jsonl"
     path.write_bytes(data)
     pool = _SimulatedPool() if pooled else None
     with _cap(CAP):
-        plain = _first_pass(path, None, stdin=True)
+        plain = _first_pass(path, None, chunk=len(data) + 1)
         chunked = _first_pass(path, pool, chunk=chunk)
         streamed = _first_pass(path, _SimulatedPool(), stdin=True)
+        expected = plain if len(data) <= CAP else _stopped_at_the_cap(folder, data)
     assert chunked == plain
-    assert streamed == plain
+    assert streamed == expected
     if pool is not None:
         assert pool.started == min(plain[2], 32)
+
+
+def _stopped_at_the_cap(
+    folder: Path, data: bytes
+) -> tuple[list[str], list[tuple[int, int, int, bytes]], int]:
+    """What the first pass over a stream larger than the cap finds: what the lines within
+    the cap give as a file, then the stop at the next line."""
+    within = folder / "within.jsonl"
+    within.write_bytes(_within_cap(data, CAP))
+    problems, found, count = _first_pass(within, None) if within.stat().st_size else ([], [], 0)
+    stop = (
+        f"b.jsonl:{count + 1}: a batch read from a pipe or standard input is held to the "
+        f"input size cap of {CAP} bytes as a whole, and this line passes it (set "
+        "TEXTCONTRACT_MAX_INPUT_BYTES to raise it, or pass the batch as a regular file)"
+    )
+    return [*problems, stop], found, count + 1
 
 
 def test_workers_read_a_file_s_lines_themselves_and_get_a_copy_s_bytes(tmp_path: Path) -> None:

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from itertools import chain, islice
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
-from textcontract._files import path_problem
+from textcontract._files import path_problem, refused_kind
 from textcontract.errors import InputError, Location, Problem, render_key_path
+from textcontract.inputs._batch_copy import CopyStopped, StreamCopy, close_copy, temporary_copy
 from textcontract.inputs._batch_read import (
     CHANGED,
     CHUNK,
@@ -30,6 +32,7 @@ from textcontract.inputs._batch_read import (
     ChunkLines,
     InvalidLine,
     LineAt,
+    LineReader,
     LineSource,
     ValidLine,
     chunks,
@@ -44,11 +47,22 @@ from textcontract.inputs._batch_read import (
 if TYPE_CHECKING:
     from textcontract._pool import Pool
 
-__all__ = ["BatchLines"]
+__all__ = ["MAX_REFUSED_LINES", "BatchLines"]
 
 _BATCH = 32
 """Lines of a copied stream per batch a process validates (about 2.5 ms of work for W1)."""
 _COUNT_BLOCK = 64 * 1024
+MAX_REFUSED_LINES = 1000
+"""Refused lines after which the first pass reads no further: every problem is kept until
+the run stops, and a batch of endless bad lines (``<(yes)``) must not fill the memory."""
+
+
+def _read_no_further(display: str) -> Problem:
+    return Problem(
+        f"the batch was read no further after {MAX_REFUSED_LINES} refused lines (fix these "
+        "and run again)",
+        Location(display),
+    )
 
 
 def _duplicate(case_id: str, first: int, file: str, line: int) -> Problem:
@@ -89,7 +103,7 @@ class BatchLines:
 
     def close(self) -> None:
         if self._spool is not None:
-            self._spool.close()
+            close_copy(self._spool)
             self._spool = None
 
     @property
@@ -100,29 +114,35 @@ class BatchLines:
         self, stdin: BinaryIO | None, problems: list[Problem], pool: Pool[Any] | None = None
     ) -> Iterator[ValidLine]:
         """Read and validate every line (in ``pool``'s processes when given); yield each
-        valid line, add every problem to ``problems``, in line order."""
+        valid line, add every problem to ``problems``, in line order — reading no further
+        once :data:`MAX_REFUSED_LINES` lines were refused."""
         seen: dict[str, int] = {}
+        refused = 0
         with self._open_first(stdin, problems) as handle:
             if handle is None:
                 return
             found = self._by_chunks(handle, pool) if self.shared else self._by_lines(handle, pool)
-            for result in found:
-                if isinstance(result, InvalidLine):
-                    problems.extend(result.problems)
-                elif result.id in seen:
-                    first = seen[result.id]
-                    problems.append(_duplicate(result.id, first, self.display, result.number))
-                else:
-                    seen[result.id] = result.number
-                    yield result
-        if self._spool is not None:
-            self._spool.flush()
+            with closing(found):
+                for result in found:
+                    if refused == MAX_REFUSED_LINES:
+                        problems.append(_read_no_further(self.display))
+                        break
+                    if isinstance(result, InvalidLine):
+                        problems.extend(result.problems)
+                        refused += 1
+                    elif result.id in seen:
+                        first = seen[result.id]
+                        problems.append(_duplicate(result.id, first, self.display, result.number))
+                        refused += 1
+                    else:
+                        seen[result.id] = result.number
+                        yield result
         if self.count == 0 and not problems:
             problems.append(Problem("the batch holds no cases", Location(self.display)))
 
     def _by_chunks(
         self, handle: BinaryIO, pool: Pool[Any] | None
-    ) -> Iterator[ValidLine | InvalidLine]:
+    ) -> Generator[ValidLine | InvalidLine]:
         """The file's chunks validated (by any process of ``pool``), numbered in the file."""
         self.size = os.fstat(handle.fileno()).st_size
         source = self.source
@@ -145,7 +165,7 @@ class BatchLines:
 
     def _by_lines(
         self, handle: BinaryIO, pool: Pool[Any] | None
-    ) -> Iterator[ValidLine | InvalidLine]:
+    ) -> Generator[ValidLine | InvalidLine]:
         """A stream's lines, read and copied here, validated (by any process of ``pool``)."""
         items = self._scan(handle)
         source = self.source
@@ -159,38 +179,68 @@ class BatchLines:
         yield from pool.map(validate_line, chain(head, items), _BATCH, source, lambda: source)
 
     def _open_first(self, stdin: BinaryIO | None, problems: list[Problem]) -> _Source:
+        """The stream of the first pass: standard input, or the file at the path, opened
+        only once it is known to be a regular file or a pipe (opening a device can have
+        effects, and reading one can be endless)."""
         if stdin is not None:
-            self._spool = _temporary()
-            return _Source(stdin, owned=False)
-        problem = path_problem(self.path)
+            return self._copied(_Source(stdin, owned=False), problems)
         try:
+            problem = path_problem(self.path) or refused_kind(os.stat(self.path).st_mode)
             if problem is not None:
                 raise OSError(None, problem)
-            if stat.S_ISDIR(os.stat(self.path).st_mode):
-                raise OSError(None, "it is a folder")
             handle = open(self.path, "rb")  # noqa: SIM115 - closed by _Source
         except OSError as exc:
-            problems.append(
-                Problem(f"cannot read file: {exc.strerror or exc}", Location(self.display))
-            )
+            problems.append(_unreadable(exc, self.display))
             return _Source(None, owned=False)
         opened = os.fstat(handle.fileno())
+        swapped = refused_kind(opened.st_mode)  # since the stat above
+        if swapped is not None:
+            handle.close()
+            problems.append(_unreadable(OSError(None, swapped), self.display))
+            return _Source(None, owned=False)
         if stat.S_ISREG(opened.st_mode):
             self.shared = _shared_path(self.path, opened)
-        else:
-            self._spool = _temporary()
-        return _Source(handle, owned=True)
+            return _Source(handle, owned=True)
+        return self._copied(_Source(handle, owned=True), problems)
+
+    def _copied(self, source: _Source, problems: list[Problem]) -> _Source:
+        """``source``, to be copied as it is read: with a temporary file for the copy."""
+        try:
+            self._spool = temporary_copy()
+        except CopyStopped as stopped:
+            problems.append(Problem(str(stopped), Location(self.display)))
+            source.close()
+            return _Source(None, owned=False)
+        return source
 
     def _scan(self, handle: BinaryIO) -> Iterator[LineAt | BadLine]:
         """Every line of ``handle`` with its bytes, or why it is refused; copied to the
-        spool when there is one."""
-        for number, start, data in split_lines(handle, self.display, self._spool):
+        spool when there is one, under the cap on the whole stream (a line that cannot be
+        read or copied ends the pass, refused)."""
+        if self._spool is None:
+            yield from self._lines(handle)
+            self.size = handle.tell()
+            return
+        copy = StreamCopy(handle, self._spool)
+        try:
+            yield from self._lines(copy)
+        except CopyStopped as stopped:
+            self.count += 1
+            yield BadLine(self.count, Problem(str(stopped), Location(self.display, self.count)))
+        else:
+            try:
+                copy.finish()
+            except CopyStopped as stopped:
+                yield BadLine(self.count, Problem(str(stopped), Location(self.display)))
+        self.size = copy.size
+
+    def _lines(self, reader: LineReader) -> Iterator[LineAt | BadLine]:
+        for number, start, data in split_lines(reader, self.display):
             self.count = number
             if isinstance(data, Problem):
                 yield BadLine(number, data)
             else:
                 yield LineAt(number, start, len(data), data)
-        self.size = handle.tell() if self._spool is None else self._spool.tell()
 
     def read(self, start: int, length: int, number: int) -> bytes:
         """A line again, read here (from the copy, or from the file by the path as given)."""
@@ -249,11 +299,12 @@ class _Source:
         return self.handle
 
     def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
         if self.owned and self.handle is not None:
             self.handle.close()
 
 
-def _temporary() -> IO[bytes]:
-    import tempfile
-
-    return tempfile.TemporaryFile(prefix="textcontract-batch-")
+def _unreadable(exc: OSError, display: str) -> Problem:
+    return Problem(f"cannot read file: {exc.strerror or exc}", Location(display))

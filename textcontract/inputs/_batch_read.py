@@ -16,7 +16,7 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import IO, BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple, Protocol
 
 from textcontract._files import MAX_INPUT_ENV, describe_size, input_size_cap
 from textcontract.errors import InputError, Location, Problem
@@ -30,6 +30,7 @@ __all__ = [
     "ChunkLines",
     "InvalidLine",
     "LineAt",
+    "LineReader",
     "LineSource",
     "ValidLine",
     "chunks",
@@ -47,8 +48,16 @@ CHUNK = 256 * 1024
 """Bytes of a batch file per chunk of the first pass: W1's 18 MB make 72 chunks of about
 2 ms of work each, few enough to hand out cheaply, small enough to end the pass together."""
 _BOM = b"\xef\xbb\xbf"
+_SKIP = 1 << 20
+"""Bytes read at a time while skipping the rest of an overlong line."""
 _SEARCH = 16 * 1024
 """Bytes read at a time while looking for the first line that starts in a chunk."""
+
+
+class LineReader(Protocol):
+    """What lines are read from: a file, or a stream's copy (:mod:`._batch_copy`)."""
+
+    def readline(self, size: int, /) -> bytes: ...
 
 
 class LineAt(NamedTuple):
@@ -239,28 +248,21 @@ def shifted(result: ValidLine | InvalidLine, lines: int) -> ValidLine | InvalidL
 
 
 def split_lines(
-    handle: BinaryIO | IO[bytes],
-    display: str,
-    copy: IO[bytes] | None = None,
-    *,
-    position: int = 0,
-    stop: int | None = None,
+    handle: LineReader, display: str, *, position: int = 0, stop: int | None = None
 ) -> Iterator[tuple[int, int, bytes | Problem]]:
     """``(number, offset, line)`` of every line from ``position`` (where ``handle`` is, the
     start of a line) that starts before ``stop``: its bytes without the line break (a ``\\r``
     before it dropped, and a BOM at the file's start) and where they begin, or the
     :class:`Problem` of a line that is empty or larger than the cap. Lines are numbered from
-    1; every byte read is written to ``copy``."""
+    1; the rest of an overlong line is read a block at a time, never held."""
     cap = input_size_cap()
     number = 0
     while (stop is None or position < stop) and (raw := handle.readline(cap + 2)):
         number += 1
         start = position
         position += len(raw)
-        if copy is not None:
-            copy.write(raw)
         if not raw.endswith(b"\n") and len(raw) > cap:
-            position += _skip_rest(handle, copy)
+            position += _skip_rest(handle)
             yield number, start, _too_long(display, number, cap)
             continue
         data = raw[:-1] if raw.endswith(b"\n") else raw
@@ -274,14 +276,11 @@ def split_lines(
         yield number, start, data
 
 
-def _skip_rest(handle: BinaryIO | IO[bytes], copy: IO[bytes] | None) -> int:
-    """Read on to the end of an overlong line (copying it, when the batch is copied);
-    returns how many bytes that was."""
+def _skip_rest(handle: LineReader) -> int:
+    """Read on to the end of an overlong line; returns how many bytes that was."""
     skipped = 0
-    while chunk := handle.readline(1 << 20):
+    while chunk := handle.readline(_SKIP):
         skipped += len(chunk)
-        if copy is not None:
-            copy.write(chunk)
         if chunk.endswith(b"\n"):
             break
     return skipped
