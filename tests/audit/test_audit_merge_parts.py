@@ -104,7 +104,7 @@ def test_waivers_are_read_back_with_their_dates_and_scopes() -> None:
         "reason": "r",
         "approved_by": "a",
         "expires": "2026-12-31",
-        "scope": {"probes": [], "rules": ["enough-content"]},
+        "scope": {"probes": [], "rules": ["status-shipped"]},  # covers no missed trial
         "status": "unused",
         "trials": [],
     }

@@ -28,6 +28,7 @@ from textcontract.audit.reading import (
 )
 from textcontract.audit.results import (
     AUDIT_VERSION,
+    CorpusFacts,
     ExcludedReason,
     ExcludedRow,
     ExpectedStatus,
@@ -51,6 +52,7 @@ from textcontract.audit.running import (
     SourceRevisionOption,
     VariantView,
     audit_directory,
+    corpus_facts,
     load_corpus,
     merge_audit,
     preflight_directory,
@@ -67,6 +69,7 @@ __all__ = [
     "Case",
     "Change",
     "Corpus",
+    "CorpusFacts",
     "ExcludedReason",
     "ExcludedRow",
     "Expectation",
@@ -91,6 +94,7 @@ __all__ = [
     "audit_directory",
     "baseline_digest",
     "build_trial",
+    "corpus_facts",
     "failed_preflight",
     "load_corpus",
     "merge_audit",

@@ -13,6 +13,7 @@ from textcontract.audit.reading._config import (
     read_mode,
 )
 from textcontract.audit.reading._model import (
+    ID_PATTERN,
     Case,
     Change,
     Expectation,
@@ -32,6 +33,7 @@ from textcontract.audit.reading._waivers import (
 
 __all__ = [
     "AUDIT_FILE",
+    "ID_PATTERN",
     "AuditConfig",
     "Case",
     "CaseReader",

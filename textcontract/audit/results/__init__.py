@@ -28,6 +28,7 @@ from textcontract.audit.results._matching import (
     violation_trial,
 )
 from textcontract.audit.results._merge import (
+    CorpusFacts,
     MergedAudit,
     Part,
     failed_preflight,
@@ -82,6 +83,7 @@ __all__ = [
     "CaseRecord",
     "CheckKind",
     "CheckOutcome",
+    "CorpusFacts",
     "Counted",
     "ExcludedReason",
     "ExcludedRow",

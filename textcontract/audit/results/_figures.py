@@ -21,8 +21,10 @@ __all__ = [
     "ThresholdCheck",
     "VariantVerdict",
     "check_threshold",
+    "control_reasons",
     "preserve_verdict",
     "rate",
+    "violation_reasons",
     "violation_verdict",
     "wilson_interval",
 ]
@@ -67,12 +69,39 @@ WAIVED = "waived"
 """The reason of an undetected violation whose first non-caught trial was waived."""
 
 
+_MISSED_REASONS = ("accepted", "unrelated-rejection")
+"""A missed trial's report was accepted, or rejected for another rule's sake."""
+_CONTROL_REASONS = ("rejected", "incomplete")
+"""A false positive's report was rejected, or accepted but incomplete."""
+
+
 def _missed_reason(trial: TrialResult) -> str:
     if trial.waiver is not None:
         return WAIVED
     if trial.state is OutcomeState.MISSED:
-        return "accepted" if trial.accepted else "unrelated-rejection"
+        return _MISSED_REASONS[0] if trial.accepted else _MISSED_REASONS[1]
     return _UNDETECTED_REASONS[trial.state]
+
+
+def violation_reasons(state: OutcomeState, waived: bool) -> tuple[str, ...]:
+    """The reasons an undetected violation can give when its first trial that was not
+    caught ended in ``state`` (``waived``: a waiver named it): the two of a missed trial
+    depend on its report, which a record does not keep. Empty for a state no violation's
+    trial has."""
+    if waived:
+        return (WAIVED,)
+    if state is OutcomeState.MISSED:
+        return _MISSED_REASONS
+    reason = _UNDETECTED_REASONS.get(state)
+    return () if reason is None else (reason,)
+
+
+def control_reasons(state: OutcomeState) -> tuple[str, ...]:
+    """The reasons a not-preserved variant can give when its first unclean trial ended in
+    ``state``; empty for a state no control's trial has."""
+    if state is OutcomeState.INFRASTRUCTURE_ERROR:
+        return ("infrastructure-error",)
+    return _CONTROL_REASONS if state is OutcomeState.FALSE_POSITIVE else ()
 
 
 def violation_verdict(trials: Sequence[TrialResult], reduced: ReducedOutcome) -> VariantVerdict:
@@ -95,7 +124,7 @@ def preserve_verdict(trials: Sequence[TrialResult]) -> VariantVerdict:
             if not trial.evaluated:
                 reason = "infrastructure-error"
             else:
-                reason = "rejected" if not trial.accepted else "incomplete"
+                reason = _CONTROL_REASONS[0] if not trial.accepted else _CONTROL_REASONS[1]
             return VariantVerdict(Outcome.NOT_PRESERVED, reason, ())
     raise AssertionError("a variant with no unclean trial is preserved")  # pragma: no cover
 

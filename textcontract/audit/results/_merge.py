@@ -15,21 +15,37 @@ Every shard loads and preflights the whole corpus, so a failed preflight fails e
 shard alike: each writes the same preflight verdict in place of its part.
 :func:`failed_preflight` recognises a set of such verdicts, which ``merge`` passes on
 (exit 5), as the unsharded audit would print it.
+
+A part is not trusted to agree with itself (SPEC §22): every record's derived fields are
+derived again (:mod:`~textcontract.audit.results._record_checks`) and the part's own report
+is summed up again from its records and compared value by value
+(:mod:`~textcontract.audit.results._part_checks`); a part that disagrees with itself is
+refused, naming the record where one is at fault. Given the corpus (``merge --corpus DIR``,
+:class:`CorpusFacts`), the parts' run and every record's labels are checked against it too
+(:mod:`~textcontract.audit.results._corpus_checks`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from textcontract._version import ENGINE_NAME, __version__
+from textcontract.audit.results._corpus_checks import (
+    CorpusFacts,
+    corpus_record_fault,
+    run_difference,
+)
 from textcontract.audit.results._findings import Findings, summarize_records
+from textcontract.audit.results._part_checks import report_difference
+from textcontract.audit.results._record_checks import RecordFault, RunRules, record_fault
 from textcontract.audit.results._record_json import RecordError, case_record_from_json
-from textcontract.audit.results._report import AUDIT_VERSION
+from textcontract.audit.results._report import AUDIT_VERSION, streamed_report
 from textcontract.audit.results._shards import SHARD_HASH, Shard
 from textcontract.audit.results._variant_records import CaseRecord
+from textcontract.canonical import canonical_json
 from textcontract.contract import Lineage
 from textcontract.errors import InputError, Location, Problem, RefusedArtifactSet
 from textcontract.fields import FieldReader
@@ -46,7 +62,7 @@ from textcontract.strength import (
     read_source_revision,
 )
 
-__all__ = ["MergedAudit", "Part", "failed_preflight", "merge_parts"]
+__all__ = ["CorpusFacts", "MergedAudit", "Part", "failed_preflight", "merge_parts"]
 
 _SAME = (
     "audit_version",
@@ -104,11 +120,14 @@ def _is_failed_preflight(report: Any) -> bool:
     )
 
 
-def failed_preflight(parts: Sequence[Part]) -> dict[str, Any] | None:
+def failed_preflight(
+    parts: Sequence[Part], corpus: CorpusFacts | None = None
+) -> dict[str, Any] | None:
     """The preflight verdict every part holds, when every part is the same failed one
     (what each shard of an audit whose preflight failed writes); else ``None``.
 
-    A failed verdict beside a part, or two different verdicts, is refused (exit 4).
+    A failed verdict beside a part, two different verdicts, or (given the corpus) a
+    verdict that is not the corpus's preflight is refused (exit 4).
     """
     failed = [part for part in parts if _is_failed_preflight(part.report)]
     if not failed:
@@ -120,6 +139,10 @@ def failed_preflight(parts: Sequence[Part]) -> dict[str, Any] | None:
         if part.report != first.report:
             raise _refused(part, f"its preflight verdict differs from {first.name}'s")
     verdict: dict[str, Any] = first.report
+    if corpus is not None:
+        expected = replace(corpus.preflight, mode=str(verdict.get("mode"))).to_json()
+        if canonical_json(verdict) != canonical_json(expected):
+            raise _refused(first, f"its preflight verdict is not {corpus.name}'s")
     return verdict
 
 
@@ -182,7 +205,19 @@ def _shard(part: Part) -> Shard:
     return Shard(index, count)
 
 
-def _records(part: Part, shard: Shard, seen: dict[str, str]) -> list[CaseRecord]:
+def _record_refusal(part: Part, at: int, record: CaseRecord, fault: RecordFault) -> Exception:
+    if fault.variant is None:
+        where = f"shard.cases[{at}] ({record.case})"
+    else:
+        variant = list(record.variants)[fault.variant]
+        where = f"shard.cases[{at}].variants[{fault.variant}] ({record.case}/{variant.variant})"
+    return _refused(part, f"record {where}: {fault.message}")
+
+
+def _records(
+    part: Part, shard: Shard, seen: dict[str, str], run: _Run, corpus: CorpusFacts | None
+) -> list[CaseRecord]:
+    """The part's records, each one checked against itself, the run and the corpus."""
     cases = part.report["shard"]["cases"]
     if not isinstance(cases, list):
         raise _bad(part, "shard.cases", "expected a list")
@@ -197,6 +232,11 @@ def _records(part: Part, shard: Shard, seen: dict[str, str]) -> list[CaseRecord]
         if record.case in seen:
             raise _refused(part, f"case {record.case!r} is also in {seen[record.case]}")
         seen[record.case] = part.name
+        fault = record_fault(record, run.rules)
+        if fault is None and corpus is not None:
+            fault = corpus_record_fault(record, corpus)
+        if fault is not None:
+            raise _record_refusal(part, index, record, fault)
         records.append(record)
     return records
 
@@ -346,51 +386,91 @@ def _evidence(part: Part, mode: str) -> RunEvidence:
     )
 
 
-def _gathered(parts: Sequence[Part]) -> list[CaseRecord]:
+@dataclass(frozen=True)
+class _Run:
+    """What every part says of the run (the same in each, once :func:`_identity` held)."""
+
+    contract: _Contract
+    rules_severities: tuple[tuple[str, Severity], ...]
+    policy: ScoringPolicy
+    corpus: tuple[str, str]
+    mode: str
+    evidence: RunEvidence
+
+    @property
+    def rules(self) -> RunRules:
+        evidence = self.evidence
+        return RunRules(self.policy.catch_threshold, evidence.waivers, evidence.as_of)
+
+    def summarize(self, records: Sequence[CaseRecord]) -> Findings:
+        return summarize_records(
+            self.contract,
+            self.rules_severities,
+            self.policy,
+            tuple(sorted(records, key=lambda record: record.case)),
+            *self.corpus,
+            mode=self.mode,
+            evidence=self.evidence,
+        )
+
+
+def _run(part: Part) -> _Run:
+    corpus = part.report["corpus"]
+    if not isinstance(corpus, dict) or not all(
+        isinstance(corpus.get(key), str) for key in ("digest", "fixture_digest")
+    ):
+        raise _bad(part, "corpus", "expected an object with digest and fixture_digest")
+    mode = _mode(part)
+    return _Run(
+        _contract(part),
+        _rules(part),
+        _policy(part),
+        (corpus["digest"], corpus["fixture_digest"]),
+        mode,
+        _evidence(part, mode),
+    )
+
+
+def _gathered(
+    parts: Sequence[Part], run: _Run, corpus: CorpusFacts | None
+) -> list[tuple[Part, list[CaseRecord]]]:
     """Every part's records, once each shard and each case is known to be there once."""
     first = parts[0]
     by_index: dict[int, Part] = {}
     seen: dict[str, str] = {}
-    records: list[CaseRecord] = []
+    gathered = []
     for part in parts:
         _identity(part, first)
         shard = _shard(part)
         if shard.index in by_index:
             raise _refused(part, f"shard {shard} is also {by_index[shard.index].name}")
         by_index[shard.index] = part
-        records.extend(_records(part, shard, seen))
+        if corpus is not None:
+            difference = run_difference(part.report, _declarations(part), corpus, run.mode)
+            if difference is not None:
+                raise _refused(part, difference)
+        gathered.append((part, _records(part, shard, seen, run, corpus)))
     count = first.report["shard"]["count"]
     missing = [index for index in range(1, count + 1) if index not in by_index]
     if missing:
         raise RefusedArtifactSet(f"merge refuses the set: shard {missing[0]}/{count} is missing")
-    if len(records) != first.report["shard"]["cases_in_corpus"]:
+    if len(seen) != first.report["shard"]["cases_in_corpus"]:
         raise _refused(first, "the parts do not hold every case of the corpus")
-    records.sort(key=lambda record: record.case)
-    return records
+    return gathered
 
 
-def merge_parts(parts: Sequence[Part]) -> MergedAudit:
-    """The findings of a whole sharded audit from its parts (in any order)."""
+def merge_parts(parts: Sequence[Part], corpus: CorpusFacts | None = None) -> MergedAudit:
+    """The findings of a whole sharded audit from its parts (in any order); with
+    ``corpus``, every part is checked against it too."""
     if not parts:
         raise InputError.at("merge needs at least one part file", "merge")
     for part in parts:
         _block(part)
-    records = _gathered(parts)
-    first = parts[0]
-    corpus = first.report["corpus"]
-    if not isinstance(corpus, dict) or not all(
-        isinstance(corpus.get(key), str) for key in ("digest", "fixture_digest")
-    ):
-        raise _bad(first, "corpus", "expected an object with digest and fixture_digest")
-    mode = _mode(first)
-    findings = summarize_records(
-        _contract(first),
-        _rules(first),
-        _policy(first),
-        tuple(records),
-        corpus["digest"],
-        corpus["fixture_digest"],
-        mode=mode,
-        evidence=_evidence(first, mode),
-    )
-    return MergedAudit(findings, _thresholds(first))
+    run = _run(parts[0])
+    records: list[CaseRecord] = []
+    for part, found in _gathered(parts, run, corpus):
+        difference = report_difference(part.report, streamed_report(run.summarize(found)))
+        if difference is not None:
+            raise _refused(part, difference)
+        records.extend(found)
+    return MergedAudit(run.summarize(records), _thresholds(parts[0]))

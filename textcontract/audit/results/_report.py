@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from textcontract._version import ENGINE_NAME, __version__
-from textcontract.audit.results._findings import Findings, VariantRow
+from textcontract.audit.results._findings import AuditedContract, Findings, VariantRow
 from textcontract.audit.results._variant_records import Counted, Labels
 
-__all__ = ["AUDIT_VERSION", "report_json", "streamed_report"]
+__all__ = ["AUDIT_VERSION", "contract_json", "report_json", "streamed_report"]
 
 AUDIT_VERSION = 2
 _SHAPES_KEPT = 4096
@@ -26,8 +26,8 @@ _SHAPES_KEPT = 4096
 Entries = Iterable[dict[str, Any]]
 
 
-def _contract(findings: Findings) -> dict[str, Any]:
-    contract = findings.contract
+def contract_json(contract: AuditedContract) -> dict[str, Any]:
+    """The report's ``contract`` block."""
     lineage = contract.lineage
     return {
         "id": contract.id,
@@ -47,7 +47,7 @@ def _head(findings: Findings) -> dict[str, Any]:
         "audit_version": AUDIT_VERSION,
         "engine": {"name": ENGINE_NAME, "version": __version__},
         "mode": findings.mode,
-        "contract": _contract(findings),
+        "contract": contract_json(findings.contract),
         "corpus": {"digest": findings.corpus_digest, "fixture_digest": findings.fixture_digest},
         "preflight": preflight,
         "policy": findings.policy.report_json(),

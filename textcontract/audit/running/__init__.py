@@ -4,6 +4,9 @@ from textcontract.audit.running._corpus import (
     Corpus,
     load_corpus,
 )
+from textcontract.audit.running._corpus_facts import (
+    corpus_facts,
+)
 from textcontract.audit.running._preflight import (
     PreflightFailed,
 )
@@ -31,6 +34,7 @@ __all__ = [
     "SourceRevisionOption",
     "VariantView",
     "audit_directory",
+    "corpus_facts",
     "load_corpus",
     "merge_audit",
     "preflight_directory",

@@ -26,6 +26,7 @@ from textcontract._pool import Pool
 from textcontract.audit.reading import Thresholds, read_mode
 from textcontract.audit.results import (
     CaseRecord,
+    CorpusFacts,
     Findings,
     Interner,
     Part,
@@ -391,11 +392,16 @@ def run_in(
 
 
 def merge_audit(
-    parts: Sequence[Part], *, detection: float | None = None, preservation: float | None = None
+    parts: Sequence[Part],
+    *,
+    detection: float | None = None,
+    preservation: float | None = None,
+    corpus: CorpusFacts | None = None,
 ) -> AuditResult:
     """The result of a sharded audit from its part files (SPEC §16); ``detection`` and
-    ``preservation`` override the thresholds the parts were run with."""
-    merged = merge_parts(parts)
+    ``preservation`` override the thresholds the parts were run with. Every part is
+    checked against itself, and against ``corpus`` when given (SPEC §22)."""
+    merged = merge_parts(parts, corpus)
     chosen = Thresholds(merged.thresholds["detection"], merged.thresholds["preservation"])
     chosen = chosen.overridden(detection, preservation)
     checks = _threshold_checks(merged.findings, chosen.detection, chosen.preservation)
