@@ -42,6 +42,11 @@ from textcontract.audit.results._preflight import (
     Preflight,
     canonical_chunks,
 )
+from textcontract.audit.results._record_checks import (
+    RecordFault,
+    RunRules,
+    record_fault,
+)
 from textcontract.audit.results._record_json import (
     RecordError,
     case_record_from_json,
@@ -98,6 +103,8 @@ __all__ = [
     "Preflight",
     "Rate",
     "RecordError",
+    "RecordFault",
+    "RunRules",
     "Shard",
     "ThresholdCheck",
     "TrialResult",
@@ -114,6 +121,7 @@ __all__ = [
     "merge_parts",
     "preserve_verdict",
     "probe_trials",
+    "record_fault",
     "report_json",
     "rule_severities",
     "shard_block",
