@@ -144,7 +144,7 @@ def targets(run: Sharded) -> Iterator[Target]:
                     yield Target(part, case, variant, entry["case"], record)
 
 
-def _others(values: list[str], current: Any) -> list[Any]:
+def _others(values: list[Any], current: Any) -> list[Any]:
     return [value for value in values if value != current]
 
 

@@ -45,6 +45,7 @@ from tests.audit.merge_forgeries import (
 )
 from textcontract.audit.results import RecordError
 from textcontract.cli import app
+from textcontract.strength import ScoringPolicy
 
 PRODUCTION = REPO / "fixtures" / "production"
 REVIEWED = ("outcome", "states", "canary", "severity", "class", "variant")
@@ -182,15 +183,13 @@ RUN_FORGERIES = [
 
 
 def _set(report: dict[str, Any], path: str, value: object) -> dict[str, Any]:
-    copied = json.loads(json.dumps(report))
+    copied: dict[str, Any] = json.loads(json.dumps(report))
     *heads, last = path.split(".")
-    target = copied
+    target: Any = copied
     for head in heads:
         target = target[int(head)] if head.isdigit() else target[head]
     target[int(last) if last.isdigit() else last] = value
     if path.startswith("policy."):
-        from textcontract.strength import ScoringPolicy
-
         policy = {key: value for key, value in copied["policy"].items() if key != "digest"}
         copied["policy"] = ScoringPolicy.from_json(policy, "part").report_json()
     return copied
