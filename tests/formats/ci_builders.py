@@ -121,8 +121,9 @@ def located_report() -> dict[str, Any]:
     refund = {
         "pattern": "\\bmoney back\\b",
         "span": [40, 50],
-        "match": "money back",
-        "excerpt": "… you will get your money back, no questions asked…",
+        "match": "Money back",
+        "normalized": "money back",
+        "excerpt": "… you will get your Money back, no questions asked…",
         "location": location("body", (41, 51), (9, 20), (9, 30)),
     }
     shout = {
@@ -175,7 +176,7 @@ def located_report() -> dict[str, Any]:
                 "violated",
                 "NO_REFUND_PROMISE",
                 "surface:body",
-                "1 forbidden match on surface 'body', first 'money back'",
+                "1 forbidden match on surface 'body', first 'Money back'",
                 [refund],
                 severity="high",
             ),

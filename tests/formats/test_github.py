@@ -163,8 +163,8 @@ def test_one_annotation_per_finding_with_its_level_and_place() -> None:
 def test_the_message_is_the_checks_message_scope_and_excerpt() -> None:
     messages = [message for _, _, message in check_lines()]
     assert messages[1] == (
-        "1 forbidden match on surface 'body', first 'money back'\nscope: surface:body\n"
-        "excerpt: … you will get your money back, no questions asked…"
+        "1 forbidden match on surface 'body', first 'Money back'\nscope: surface:body\n"
+        "excerpt: … you will get your Money back, no questions asked…"
     )
     assert messages[5].startswith("1 of 2 http(s) links")
     assert "wraps\nonto the next line" in messages[5]

@@ -70,9 +70,9 @@ def test_check_junit_has_a_suite_per_document_and_a_case_per_check(tmp_path: Pat
     cases = list(first)
     failure = cases[2].result[0]
     assert isinstance(failure, Failure)
-    assert failure.message == "1 forbidden match on surface 'body', first 'money back'"
+    assert failure.message == "1 forbidden match on surface 'body', first 'Money back'"
     assert "mail/order-1002.md:9:20" in (failure.text or "")
-    assert '"match": "money back"' in (failure.text or "")
+    assert '"match": "Money back"' in (failure.text or "")
     assert "advisory" in (cases[4].system_out or "")
     assert isinstance(cases[3].result[0], Error)
     assert isinstance(cases[5].result[0], Skipped)

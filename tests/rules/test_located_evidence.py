@@ -49,6 +49,10 @@ _PIECES = st.sampled_from(
 _TEXT = st.lists(_PIECES, max_size=20).map("".join)
 
 
+def _one_line(text: str) -> str:
+    return text.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+
+
 def _located(evidence: Any) -> list[dict[str, Any]]:
     return [item for item in evidence if "location" in item]
 
@@ -74,7 +78,11 @@ def test_every_reported_match_is_produced_by_its_original_span(
     for item in _located(check.evidence):
         location = item["location"]
         first, last = location["offsets"]
-        assert item["match"] in normalize(original[first:last], profile)
+        # SPEC §21: match and excerpt quote the original; the normalized match stays beside
+        assert item["match"] == original[first:last]
+        assert item["normalized"] in normalize(item["match"], profile)
+        assert _one_line(item["match"]) in item["excerpt"]
+        assert item["excerpt"].strip("…") in _one_line(original)
         assert location["start"] == list(line_column(original, first))
         assert location["end"] == list(line_column(original, last))
         assert location["surface"] == "body"
@@ -105,11 +113,11 @@ def test_every_pattern_rule_locates_its_matches() -> None:
         refund,
         {"surface": "body", "offsets": [25, 42], "start": [2, 13], "end": [2, 30]},
     ]
-    # "location" comes last; every key before it is as in 0.1
+    # "location" comes last; "normalized" (0.3) follows the match, which quotes the original
     assert [list(item) for item in checks[2].evidence] == [
-        ["premise", "pattern", "span", "match", "excerpt", "location"]
+        ["premise", "pattern", "span", "match", "normalized", "excerpt", "location"]
     ]
-    assert list(checks[3].evidence[0]) == ["host", "count", "link", "span", "location"]
+    assert list(checks[3].evidence[0]) == ["host", "count", "link", "span", "excerpt", "location"]
 
 
 def test_a_markdown_body_is_located_in_file_lines() -> None:

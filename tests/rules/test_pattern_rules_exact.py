@@ -41,7 +41,8 @@ def test_brace_read_as_a_literal_does_not_hide_a_match(tmp_path: Path, patterns:
     )
     (check,) = _check(contract, "Dear {a friend").checks
     assert (check.status, check.code) == (Status.VIOLATED, "FORBIDDEN_PATTERN")
-    assert check.evidence[0]["match"] == "dear {a"
+    assert check.evidence[0]["normalized"] == "dear {a"
+    assert check.evidence[0]["match"] == "Dear {a"
 
 
 def test_katakana_pattern_matches_under_accent_folding(tmp_path: Path) -> None:
@@ -55,6 +56,7 @@ def test_katakana_pattern_matches_under_accent_folding(tmp_path: Path) -> None:
             "pattern": "リファンド",
             "span": [2, 7],
             "match": "リファンド",
+            "normalized": "リファンド",
             "excerpt": "全額リファンドします",
             "location": {"surface": "body", "offsets": [2, 7], "start": [1, 3], "end": [1, 8]},
         }
@@ -67,7 +69,8 @@ def test_accents_on_latin_are_still_folded(tmp_path: Path) -> None:
     )
     (check,) = _check(contract, "Nous vous REMBOURSÉ").checks
     assert check.status is Status.VIOLATED
-    assert check.evidence[0]["match"] == "rembourse"
+    assert check.evidence[0]["normalized"] == "rembourse"
+    assert check.evidence[0]["match"] == "REMBOURSÉ"
 
 
 # --- the time budget with threads ---------------------------------------------------------

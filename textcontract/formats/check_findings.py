@@ -209,11 +209,16 @@ def location_text(
 
 
 def matched_text(check: Mapping[str, Any]) -> str:
-    """What the first evidence item matched: a pattern match, a link, or a fact key."""
+    """What the first evidence item matched: a pattern match, a link, or a fact key.
+
+    A pattern match counts as its ``normalized`` text (SPEC §21), the ``match`` of reports
+    written before 0.3: fingerprints stay those of earlier runs, and a change of case or of
+    compatibility form alone (``Friday`` → ``FRIDAY``, ``ﬁ`` → ``fi``) keeps a finding's.
+    """
     for item in check.get("evidence") or ():
         if not isinstance(item, Mapping):
             continue
-        for name in ("match", "link", "key", "host"):
+        for name in ("normalized", "match", "link", "key", "host"):
             value = item.get(name)
             if isinstance(value, str):
                 return value

@@ -17,6 +17,7 @@ from typing import Any
 
 from textcontract.formats.check_findings import CheckedDocument, blocks, region_of
 from textcontract.formats.xml_text import XML_DECLARATION, element, serialize
+from textcontract.model import shown_pattern
 
 __all__ = ["write_check_junit"]
 
@@ -32,15 +33,22 @@ def _where(check: Mapping[str, Any], document: CheckedDocument) -> str:
 
 
 def _body(check: Mapping[str, Any], document: CheckedDocument) -> str:
-    """Where, what, and every evidence item as one JSON line."""
+    """Where, what, and every evidence item as one JSON line (a long pattern shortened)."""
     lines = [
         f"{_where(check, document)}: {check['status']} {check['rule_id']} {check['code']} "
         f"at {check['scope']}",
         str(check.get("message") or ""),
     ]
     for item in check.get("evidence") or ():
-        lines.append(json.dumps(item, ensure_ascii=False, sort_keys=True))
+        lines.append(json.dumps(_shown_item(item), ensure_ascii=False, sort_keys=True))
     return "\n".join(lines) + "\n"
+
+
+def _shown_item(item: Any) -> Any:
+    """An evidence item with a long pattern shortened, as messages name it (SPEC §21)."""
+    if isinstance(item, Mapping) and isinstance(item.get("pattern"), str):
+        return {**item, "pattern": shown_pattern(item["pattern"])}
+    return item
 
 
 def _testcase(

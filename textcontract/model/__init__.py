@@ -26,11 +26,13 @@ from textcontract.model._facts import (
 )
 from textcontract.model._location import TextLocation, TextOrigin
 from textcontract.model._report import CheckPolicy, ContractRef, Report, is_accepted, is_complete
+from textcontract.model._shown import SHOWN_PATTERN_LENGTH, shown_pattern
 
 __all__ = [
     "BODY",
     "DEFAULT_STATE",
     "NAME_PATTERN",
+    "SHOWN_PATTERN_LENGTH",
     "Anchor",
     "Check",
     "CheckPolicy",
@@ -59,6 +61,7 @@ __all__ = [
     "new_surface_from_pieces",
     "new_surface_with_deferred_anchors",
     "same_value",
+    "shown_pattern",
     "type_name",
     "validate_facts",
 ]

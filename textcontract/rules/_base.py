@@ -14,6 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import regex
+
 from textcontract.model import (
     Check,
     Document,
@@ -24,6 +26,7 @@ from textcontract.model import (
     Severity,
     Status,
     Surface,
+    shown_pattern,
 )
 from textcontract.rules._params import (
     ACCENT_FOLDING,
@@ -36,7 +39,7 @@ from textcontract.rules._params import (
 )
 from textcontract.rules._patterns import Candidates, PatternList, PatternTable
 from textcontract.rules._subject import Subject
-from textcontract.text import Budget, Excerpt, PatternTimeout, Profile, excerpt, find_matches
+from textcontract.text import Budget, PatternHit, PatternTimeout, Profile, excerpt, find_matches
 
 __all__ = [
     "MAX_EXCERPTS",
@@ -52,6 +55,7 @@ __all__ = [
     "RuleType",
     "SurfaceRule",
     "TokenRule",
+    "pattern_name",
 ]
 
 
@@ -393,33 +397,57 @@ class PatternRule(SurfaceRule):
         )
 
     def located(
-        self, subject: Subject, surface: Surface, hits: Sequence[Excerpt]
+        self, subject: Subject, surface: Surface, hits: Sequence[PatternHit]
     ) -> list[dict[str, Any]]:
-        """Evidence items of matches: each excerpt, then its place in the original (SPEC §10)."""
+        """Evidence items of matches, quoting the original text (SPEC §10, §21).
+
+        ``match`` and ``excerpt`` are the surface's original text at the match's location
+        and around it; ``span`` and ``normalized`` are the match in the searched text.
+        """
         places = subject.locate(surface, self.profile, [(hit.start, hit.end) for hit in hits])
-        items: list[dict[str, Any]] = []
-        for hit, place in zip(hits, places, strict=True):
-            item = hit.to_json()
-            item["location"] = place.to_json()
-            items.append(item)
-        return items
+        original = surface.text
+        return [
+            {
+                "pattern": hit.pattern,
+                "span": [hit.start, hit.end],
+                "match": original[place.start : place.end],
+                "normalized": hit.match,
+                "excerpt": excerpt(original, place.start, place.end),
+                "location": place.to_json(),
+            }
+            for hit, place in zip(hits, places, strict=True)
+        ]
 
     @staticmethod
     def search(
         patterns: Sequence[CompiledPattern], text: str, budget: Budget, limit: int = MAX_EXCERPTS
-    ) -> tuple[list[Excerpt], int]:
+    ) -> tuple[list[PatternHit], int]:
         """Up to ``limit`` excerpts and the total match count (raises PatternTimeout)."""
-        found: list[Excerpt] = []
+        found: list[PatternHit] = []
         total = 0
         for pattern in patterns:
             for match in find_matches(pattern.compiled, text, budget):
                 total += 1
                 if len(found) < limit:
-                    found.append(excerpt(pattern.source, text, match.start(), match.end()))
+                    found.append(_hit(pattern, match))
         return found, total
 
     @staticmethod
-    def first_match(pattern: CompiledPattern, text: str, budget: Budget) -> Excerpt | None:
+    def first_match(pattern: CompiledPattern, text: str, budget: Budget) -> PatternHit | None:
         for match in find_matches(pattern.compiled, text, budget):
-            return excerpt(pattern.source, text, match.start(), match.end())
+            return _hit(pattern, match)
         return None
+
+
+def pattern_name(source: str, patterns: Sequence[CompiledPattern], quote: str = "'") -> str:
+    """One of a rule's patterns as a message names it: quoted whole when short, else by its
+    number in ``patterns`` (from 1) and its first characters (``#2 '\\bas an? (?:ai|…'``)."""
+    shown = shown_pattern(source)
+    if shown == source:
+        return f"{quote}{source}{quote}"
+    number = next(index for index, pattern in enumerate(patterns, 1) if pattern.source == source)
+    return f"#{number} {quote}{shown}{quote}"
+
+
+def _hit(pattern: CompiledPattern, match: regex.Match[str]) -> PatternHit:
+    return PatternHit(pattern.source, match.start(), match.end(), match.group())

@@ -31,10 +31,11 @@ from textcontract.rules._base import (
     Options,
     PatternRule,
     RuleHeader,
+    pattern_name,
 )
 from textcontract.rules._params import PATTERN_LIST, CompiledPattern, Param
 from textcontract.rules._subject import Subject
-from textcontract.text import Excerpt, PatternTimeout
+from textcontract.text import PatternHit, PatternTimeout
 
 __all__ = ["ForbiddenPattern"]
 
@@ -79,7 +80,7 @@ class ForbiddenPattern(PatternRule):
         # The patterns whose required literal is absent cannot match; the others are
         # searched as always, in order, so the result is that of searching every pattern.
         patterns = self.pattern_list(self._patterns).select(self.candidates(subject, surface))
-        found: list[Excerpt] = []
+        found: list[PatternHit] = []
         total = 0
         if patterns:
             try:
@@ -97,14 +98,15 @@ class ForbiddenPattern(PatternRule):
                 metrics={"matches": 0},
             )
             return
-        first = found[0]
+        evidence = self.located(subject, surface, found)
+        first = evidence[0]
         plural = "match" if total == 1 else "matches"
         yield self.check(
             Status.VIOLATED,
             "FORBIDDEN_PATTERN",
             scope,
             f"{total} forbidden {plural} on surface {surface.name!r}, "
-            f"first {first.match!r} (pattern '{first.pattern}')",
-            evidence=self.located(subject, surface, found),
+            f"first {first['match']!r} (pattern {pattern_name(first['pattern'], self._patterns)})",
+            evidence=evidence,
             metrics={"matches": total},
         )

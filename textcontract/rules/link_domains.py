@@ -60,7 +60,7 @@ from textcontract.rules._params import (
     ParamProblem,
 )
 from textcontract.rules._subject import Subject
-from textcontract.text import Budget, find_matches, host_key
+from textcontract.text import Budget, excerpt, find_matches, host_key
 
 __all__ = ["LinkDomains"]
 
@@ -253,6 +253,7 @@ class LinkDomains(PatternRule):
                 "count": offender.count,
                 "link": offender.link,
                 "span": list(offender.span),
+                "excerpt": excerpt(surface.text, *offender.span),
                 "location": place.to_json(),
             }
             for host, offender, place in zip(hosts, offenders, places, strict=True)

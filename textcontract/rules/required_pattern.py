@@ -30,10 +30,11 @@ from textcontract.rules._base import (
     Options,
     PatternRule,
     RuleHeader,
+    pattern_name,
 )
 from textcontract.rules._params import PATTERN_LIST, CompiledPattern, Param, choice
 from textcontract.rules._subject import Subject
-from textcontract.text import Budget, Excerpt, PatternTimeout
+from textcontract.text import Budget, PatternHit, PatternTimeout
 
 __all__ = ["RequiredPattern"]
 
@@ -79,7 +80,7 @@ class RequiredPattern(PatternRule):
         # Only the patterns that can match are searched; the others count as missing.
         searched = set(self.pattern_list(self._patterns).select(self.candidates(subject, surface)))
         budget: Budget | None = None
-        found: list[Excerpt] = []
+        found: list[PatternHit] = []
         missing: list[str] = []
         try:
             for pattern in self._patterns:
@@ -99,17 +100,18 @@ class RequiredPattern(PatternRule):
         scope = f"surface:{surface.name}"
         held = not missing if self._all else bool(found)
         if held:
-            shown = ", ".join(repr(hit.match) for hit in found)
+            evidence = self.located(subject, surface, found)
+            shown = ", ".join(repr(item["match"]) for item in evidence)
             yield self.check(
                 Status.SATISFIED,
                 "REQUIRED_PATTERN",
                 scope,
                 f"surface {surface.name!r} contains {shown}",
-                evidence=self.located(subject, surface, found),
+                evidence=evidence,
             )
             return
         if self._all:
-            names = ", ".join(f"'{source}'" for source in missing)
+            names = ", ".join(pattern_name(source, self._patterns) for source in missing)
             message = f"surface {surface.name!r} lacks required pattern(s) {names}"
         else:
             message = f"surface {surface.name!r} matches none of the {len(missing)} pattern(s)"

@@ -35,6 +35,7 @@ from textcontract.rules._base import (
     PatternRule,
     PatternTimeout,
     RuleHeader,
+    pattern_name,
 )
 from textcontract.rules._params import (
     ACCENT_FOLDING,
@@ -175,12 +176,14 @@ class SettledPremise(PatternRule):
         evidence: list[dict[str, Any]] = [
             {"premise": premise, **item} for item in self.located(subject, surface, found)
         ]
+        first = evidence[0]
+        shown = pattern_name(first["pattern"], self._premises[premise], quote="/")
         return self.check(
             Status.VIOLATED,
             "SETTLED_PREMISE_REOFFER",
             scope,
-            f"re-offers the closed premise {premise!r}: {found[0].match!r} matches "
-            f"/{found[0].pattern}/" + (f" ({total} matches)" if total > 1 else ""),
+            f"re-offers the closed premise {premise!r}: {first['match']!r} matches {shown}"
+            + (f" ({total} matches)" if total > 1 else ""),
             evidence=evidence,
             metrics={"matches": total},
         )

@@ -15,7 +15,7 @@ from textcontract.text._scripts import (
     unspaced_share,
     unsupported_share,
 )
-from textcontract.text._search import Budget, Excerpt, PatternTimeout, excerpt, find_matches
+from textcontract.text._search import Budget, PatternHit, PatternTimeout, excerpt, find_matches
 from textcontract.text._tokens import word_tokens
 
 if TYPE_CHECKING:
@@ -69,7 +69,6 @@ __all__ = [
     "Atom",
     "Budget",
     "CharSet",
-    "Excerpt",
     "Group",
     "GroupKind",
     "LiteralChar",
@@ -77,6 +76,7 @@ __all__ = [
     "LiteralRun",
     "OffsetMap",
     "ParsedPattern",
+    "PatternHit",
     "PatternNode",
     "PatternTimeout",
     "Profile",

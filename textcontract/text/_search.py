@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import regex
 
-__all__ = ["Budget", "Excerpt", "PatternTimeout", "excerpt", "find_matches"]
+__all__ = ["Budget", "PatternHit", "PatternTimeout", "excerpt", "find_matches"]
 
 
 class PatternTimeout(Exception):
@@ -58,37 +58,37 @@ class Budget:
 
 
 @dataclass(frozen=True)
-class Excerpt:
-    """A match with its span in normalized offsets and the text around it."""
+class PatternHit:
+    """A pattern's match: its span in the searched (normalized) text and the text it covers.
+
+    The evidence a rule reports quotes the original text at the match's location instead
+    (:func:`excerpt`, SPEC §21); ``match`` is what the pattern matched, kept as
+    ``normalized`` beside it.
+    """
 
     pattern: str
     start: int
     end: int
     match: str
-    excerpt: str
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "pattern": self.pattern,
-            "span": [self.start, self.end],
-            "match": self.match,
-            "excerpt": self.excerpt,
-        }
 
 
 _CONTEXT = 40
 
 
-def excerpt(pattern: str, text: str, start: int, end: int) -> Excerpt:
-    """The match plus up to 40 characters each side, with ``…`` where cut."""
+def excerpt(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` plus up to 40 characters each side, ``…`` where cut.
+
+    Each line break (``\r\n``, ``\r`` or ``\n``) is shown as one space, so an excerpt is
+    one line.
+    """
     left = max(0, start - _CONTEXT)
     right = min(len(text), end + _CONTEXT)
-    snippet = text[left:right].replace("\n", " ")
+    snippet = text[left:right].replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
     if left > 0:
         snippet = "…" + snippet
     if right < len(text):
         snippet += "…"
-    return Excerpt(pattern, start, end, text[start:end], snippet)
+    return snippet
 
 
 def find_matches(

@@ -33,7 +33,7 @@ from textcontract.errors import InputError
 
 __all__ = ["CACHE_FORMAT", "CacheFolder", "prepare_cache_folder"]
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 """Raised whenever what an entry holds, or how its key is made, changes."""
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
