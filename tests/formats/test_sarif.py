@@ -55,9 +55,24 @@ def real_run(tmp_path: Path) -> Path:
     return target
 
 
+def baseline_run(tmp_path: Path) -> Path:
+    """A real run against a baseline of one of its two documents: results of both states."""
+    contract = ["--contract", str(ORDERS / "textcontract.yaml"), "--format", "sarif"]
+    base, target = tmp_path / "base.sarif", tmp_path / "against-baseline.sarif"
+    documents = [str(ORDERS / "order-1002.md"), str(ORDERS / "order-1003.json")]
+    runner = CliRunner()
+    assert runner.invoke(app, ["check", documents[0], *contract, "-o", str(base)]).exit_code == 1
+    arguments = ["check", *documents, *contract, "--baseline", str(base), "-o", str(target)]
+    assert runner.invoke(app, arguments).exit_code == 1  # order-1003's finding is new
+    states = [r["baselineState"] for r in json.loads(target.read_text())["runs"][0]["results"]]
+    assert states == ["unchanged"] * 3 + ["new"]
+    return target
+
+
 def test_the_log_is_valid_against_the_oasis_schema(tmp_path: Path) -> None:
     assert schema_errors(render()) == []
     assert schema_errors(json.loads(real_run(tmp_path).read_text(encoding="utf-8"))) == []
+    assert schema_errors(json.loads(baseline_run(tmp_path).read_text(encoding="utf-8"))) == []
 
 
 def test_the_schema_check_can_fail() -> None:
@@ -91,7 +106,9 @@ def test_the_sarif_multitool_finds_nothing_to_report(tmp_path: Path, sarif_multi
     broken["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
     (tmp_path / "broken.sarif").write_text(json.dumps(broken), encoding="utf-8")
     found = _multitool(
-        sarif_multitool, [built, real_run(tmp_path), tmp_path / "broken.sarif"], tmp_path / "out"
+        sarif_multitool,
+        [built, real_run(tmp_path), baseline_run(tmp_path), tmp_path / "broken.sarif"],
+        tmp_path / "out",
     )
     serious = [(rule, file) for rule, level, file in found if level in ("error", "warning")]
     # the deliberately broken copy proves the tool was listening; the real logs are clean

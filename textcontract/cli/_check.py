@@ -20,7 +20,8 @@ __all__ = ["CheckFormat", "register", "resolve_contract", "run_check"]
 
 _DOCUMENTS_HELP = (
     "Documents to check: files (.json, else markdown/text), folders (searched for *.md, "
-    "*.markdown, *.txt, *.json; hidden ones skipped) or - for standard input."
+    "*.markdown, *.txt, *.json; hidden ones, --exclude matches and the --output file "
+    "skipped) or - for standard input."
 )
 
 
@@ -65,6 +66,25 @@ def register(app: typer.Typer) -> None:
         quiet: Annotated[
             bool, typer.Option("--quiet", "-q", help="Text: only each document's verdict line.")
         ] = False,
+        baseline: Annotated[
+            str | None,
+            typer.Option(
+                "--baseline",
+                metavar="FILE",
+                help="An earlier check report (json, jsonl or sarif): mark each finding new "
+                "or unchanged; exit 1 only for new findings that reject a document.",
+            ),
+        ] = None,
+        exclude: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--exclude",
+                metavar="GLOB",
+                help="Leave out of folder searches the paths matching GLOB (.gitignore rules, "
+                "relative to the folder given); repeatable.",
+                show_default=False,
+            ),
+        ] = None,
         version: VersionOption = False,
     ) -> int:
         """Check documents against a contract. Exit 0 when every document is accepted."""
@@ -80,5 +100,7 @@ def register(app: typer.Typer) -> None:
             jobs=jobs,
             verbose=verbose,
             quiet=quiet,
+            baseline=baseline,
+            exclude=tuple(exclude or ()),
         )
         return run_check(request)

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from textcontract.contract import ParsedContract
     from textcontract.engine import Checked, Render, Rendered
     from textcontract.formats.check_findings import CheckedDocument
+    from textcontract.model import Baseline
 
 __all__ = ["CheckFormat", "CheckRequest", "StdinFormat", "resolve_contract", "run_check"]
 
@@ -67,6 +68,8 @@ class CheckRequest:
     jobs: int = 1
     verbose: bool = False
     quiet: bool = False
+    baseline: str | None = None
+    exclude: tuple[str, ...] = ()
 
 
 def resolve_contract(contract: Path | None) -> ParsedContract:
@@ -103,14 +106,17 @@ class _Verdict:
             yield item
 
 
-def _documents(checked: Iterable[Checked]) -> Iterator[CheckedDocument]:
+def _documents(
+    checked: Iterable[Checked], baseline: Baseline | None = None
+) -> Iterator[CheckedDocument]:
     from textcontract.formats.check_findings import CheckedDocument
 
     for item in checked:
         origin = item.origin
+        report = item.report.to_dict()
         yield CheckedDocument(
             origin.source,
-            item.report.to_dict(),
+            report if baseline is None else baseline.mark(report),
             item.surface_lines,
             file=origin.file,
             markdown=origin.markdown,
@@ -140,12 +146,13 @@ def run_check(request: CheckRequest) -> int:
 
 def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int:
     from textcontract.engine import check_inputs, render_inputs
-    from textcontract.inputs import read_inputs, request_problems
+    from textcontract.inputs import read_baseline, read_inputs, request_problems
 
     problems = request_problems(request.documents, request.batch)
     if problems:
         raise InputError(problems)
     check_output_file(request.output)
+    baseline = None if request.baseline is None else read_baseline(request.baseline)
     definition = resolve_contract(request.contract)
     if pool is not None:
         pool.launch()  # forked: everything imported, nothing read yet (once launched, no-op)
@@ -157,10 +164,16 @@ def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int
             stdin_json=request.stdin_format is StdinFormat.json,
             stdin=getattr(sys.stdin, "buffer", None),
             pool=pool,
+            exclude=request.exclude,
+            output=None if request.output is None else str(request.output),
         )
     )
-    verdict = _Verdict()
     several = len(inputs) > 1
+    if baseline is not None:
+        checked = check_inputs(definition, inputs, request.jobs, pool)
+        with closing(checked):
+            return _write_against(request, definition, baseline, checked, several)
+    verdict = _Verdict()
     if request.output_format in (CheckFormat.json, CheckFormat.jsonl):
         rendered = render_inputs(
             definition, inputs, _renderer(request.output_format, several), request.jobs, pool
@@ -172,6 +185,47 @@ def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int
         with closing(checked):
             _write(request, definition, verdict.watch(checked))
     return int(ExitCode.OK if verdict.accepted else ExitCode.FAILED)
+
+
+def _write_against(
+    request: CheckRequest,
+    parsed: ParsedContract,
+    baseline: Baseline,
+    checked: Iterator[Checked],
+    several: bool,
+) -> int:
+    """Write every report with its findings marked against the baseline (SPEC §21); the
+    exit code counts only new findings that reject their document."""
+    from textcontract.model import fails_with_baseline
+
+    failed = False
+
+    def marked() -> Iterator[CheckedDocument]:
+        nonlocal failed
+        for document in _documents(checked, baseline):
+            failed = failed or fails_with_baseline(document.report)
+            yield document
+
+    if request.output_format in (CheckFormat.json, CheckFormat.jsonl):
+        _write_report_dicts(request, marked(), several)
+    elif request.output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
+        from textcontract.cli._ci_check import emit_check_ci  # SPEC §12
+
+        emit_check_ci(request.output_format.value, parsed, marked(), request.output)
+    else:
+        _write_text(request, marked())
+    return int(ExitCode.FAILED if failed else ExitCode.OK)
+
+
+def _write_report_dicts(
+    request: CheckRequest, documents: Iterator[CheckedDocument], several: bool
+) -> None:
+    from textcontract.formats.report_json import dict_renderer, write_texts
+
+    render = dict_renderer(request.output_format.value, several)
+    array = request.output_format is CheckFormat.json and several
+    with output_sink(request.output) as sink:
+        write_texts((render(document.report) for document in documents), array, sink.write)
 
 
 def _renderer(output_format: CheckFormat, several: bool) -> Render:

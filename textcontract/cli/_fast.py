@@ -4,14 +4,14 @@ Starting typer (with click, pydantic and rich) costs more than loading a contrac
 checking a document, so :func:`main` first offers the arguments to :func:`fast_check`.
 It accepts only plain invocations — ``check``, document paths (files, folders, ``-`` for
 standard input), ``--context``, ``--contract``/``-c``, ``--format``/``-f`` (one of the
-formats), ``--output``/``-o``, ``--batch``, ``--stdin-format`` (``markdown`` or ``json``)
-and ``--jobs``/``-j`` (a positive number) each with a value (``--name value`` or
-``--name=value``), and the flags ``--verbose``/``-v`` and ``--quiet``/``-q`` — and runs the
-same :func:`~textcontract.cli._check_run.run_check` the typer command runs (rich is
-imported only to print text to a terminal). Anything else (help, another command, an
-unknown or malformed option, a value that starts with ``-``, an output path ending in
-``/``) returns ``None`` and typer parses the command line as always: the hand-over is for
-parsing only.
+formats), ``--output``/``-o``, ``--batch``, ``--stdin-format`` (``markdown`` or ``json``),
+``--baseline``, ``--exclude`` (repeatable) and ``--jobs``/``-j`` (a positive number) each
+with a value (``--name value`` or ``--name=value``), and the flags ``--verbose``/``-v`` and
+``--quiet``/``-q`` — and runs the same :func:`~textcontract.cli._check_run.run_check` the
+typer command runs (rich is imported only to print text to a terminal). Anything else
+(help, another command, an unknown or malformed option, a value that starts with ``-``, an
+output path ending in ``/``) returns ``None`` and typer parses the command line as always:
+the hand-over is for parsing only.
 Once the fast path has taken the command, it runs it once, and a failure is reported by
 :func:`~textcontract.cli._errors.failure_exit_code`, the same function the typer commands
 use — a command is never run twice (a contract given as ``<(cat c.yaml)`` can be read
@@ -30,9 +30,11 @@ if TYPE_CHECKING:
 __all__ = ["fast_check", "parse_request"]
 
 _LONG = {
+    "--baseline": "baseline",
     "--batch": "batch",
     "--context": "context",
     "--contract": "contract",
+    "--exclude": "exclude",
     "--format": "format",
     "--jobs": "jobs",
     "--output": "output",
@@ -73,12 +75,17 @@ def _option(argument: str, rest: Iterator[str]) -> tuple[str, str] | None:
     return key, value
 
 
-def _parse(arguments: list[str]) -> tuple[list[str], dict[str, str]] | None:
-    """Documents and option values, or None when typer must parse the arguments."""
+_REPEATABLE = frozenset({"exclude"})
+
+
+def _parse(arguments: list[str]) -> tuple[list[str], dict[str, str], list[str]] | None:
+    """Documents, option values and ``--exclude`` patterns (in order), or None when typer
+    must parse the arguments."""
     if not arguments or arguments[0] != "check":
         return None
     documents: list[str] = []
     options: dict[str, str] = {}
+    excluded: list[str] = []
     rest = iter(arguments[1:])
     for argument in rest:
         if not argument.startswith("-") or argument == _STDIN:
@@ -90,10 +97,13 @@ def _parse(arguments: list[str]) -> tuple[list[str], dict[str, str]] | None:
         option = _option(argument, rest)
         if option is None:
             return None
-        options[option[0]] = option[1]
+        if option[0] in _REPEATABLE:
+            excluded.append(option[1])
+        else:
+            options[option[0]] = option[1]
     if not (documents or "batch" in options) or any(not document for document in documents):
         return None
-    return (documents, options) if _plain_values(options) else None
+    return (documents, options, excluded) if _plain_values(options) else None
 
 
 def parse_request(arguments: list[str]) -> CheckRequest | None:
@@ -101,7 +111,7 @@ def parse_request(arguments: list[str]) -> CheckRequest | None:
     parsed = _parse(arguments)
     if parsed is None:
         return None
-    documents, options = parsed
+    documents, options, excluded = parsed
     from textcontract.cli._check_run import CheckFormat, CheckRequest, StdinFormat
 
     def path(name: str) -> Path | None:
@@ -119,6 +129,8 @@ def parse_request(arguments: list[str]) -> CheckRequest | None:
         jobs=int(options.get("jobs", "1")),
         verbose="verbose" in options,
         quiet="quiet" in options,
+        baseline=options.get("baseline"),
+        exclude=tuple(excluded),
     )
 
 

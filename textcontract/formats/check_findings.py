@@ -9,13 +9,11 @@ gives.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import PurePath
 from typing import Any
 
-from textcontract.model import BODY, Document
+from textcontract.model import BODY, Document, matched_text, relative_path
 
 __all__ = [
     "CheckedDocument",
@@ -137,6 +135,11 @@ class Finding:
     def status(self) -> str:
         return str(self.check["status"])
 
+    @property
+    def unchanged(self) -> bool:
+        """Whether ``check --baseline`` found it in the baseline (SPEC §21)."""
+        return self.check.get("baseline") == "unchanged"
+
 
 def blocks(check: Mapping[str, Any], policy: Mapping[str, Any]) -> bool:
     """Whether a violated check rejects under the report's policy (SPEC §3)."""
@@ -206,29 +209,3 @@ def location_text(
         return f"{source}:{line}:{column}"
     where = source if surface_line is None else f"{source}:{surface_line}"
     return f"{where} (surface {location['surface']}, {line}:{column})"
-
-
-def matched_text(check: Mapping[str, Any]) -> str:
-    """What the first evidence item matched: a pattern match, a link, or a fact key.
-
-    A pattern match counts as its ``normalized`` text (SPEC §21), the ``match`` of reports
-    written before 0.3: fingerprints stay those of earlier runs, and a change of case or of
-    compatibility form alone (``Friday`` → ``FRIDAY``, ``ﬁ`` → ``fi``) keeps a finding's.
-    """
-    for item in check.get("evidence") or ():
-        if not isinstance(item, Mapping):
-            continue
-        for name in ("normalized", "match", "link", "key", "host"):
-            value = item.get(name)
-            if isinstance(value, str):
-                return value
-    return ""
-
-
-def relative_path(source: str, base: str) -> str:
-    """``source`` as a ``/``-separated path relative to ``base`` (the current folder)."""
-    path = os.path.relpath(source, base) if os.path.isabs(source) else source
-    posix = PurePath(path).as_posix()
-    while posix.startswith("./"):
-        posix = posix[2:]
-    return posix

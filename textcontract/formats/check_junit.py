@@ -3,7 +3,9 @@
 A check that rejects the document (violated and blocking under the report's policy) is a
 ``<failure>`` whose body holds the evidence; an ``error`` check is an ``<error>``; an
 undetermined one is ``<skipped>``; an advisory violation passes with its message in
-``<system-out>``. A report with no checks is rejected (SPEC §3), so its suite holds one
+``<system-out>``. With ``check --baseline``, a failure or error the baseline holds is
+``<skipped>`` (``unchanged since the baseline: …``): it does not fail the run (SPEC §21). A
+report with no checks is rejected (SPEC §3), so its suite holds one
 failing ``textcontract`` case saying so — a dashboard never shows a rejected document green.
 Suites are written one at a time; times are ``0`` (the output is deterministic).
 """
@@ -65,7 +67,12 @@ def _testcase(
     )
     status, message = check["status"], str(check.get("message") or "")
     counted: str | None = None
-    if status == "error":
+    fails = status == "error" or (status == "violated" and blocks(check, policy))
+    if fails and check.get("baseline") == "unchanged":
+        # known before (check --baseline): it does not fail the run, so it fails no test
+        case.append(element("skipped", {"message": f"unchanged since the baseline: {message}"}))
+        counted = "skipped"
+    elif status == "error":
         case.append(
             element("error", {"message": message, "type": check["code"]}, _body(check, document))
         )

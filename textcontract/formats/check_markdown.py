@@ -85,7 +85,7 @@ class CheckSummary:
             rows.append(
                 (
                     place,
-                    _LEVEL_WORDS[finding.level],
+                    "unchanged" if finding.unchanged else _LEVEL_WORDS[finding.level],
                     check["status"],
                     f"{check['rule_id']} {check['code']}",
                     check["scope"],

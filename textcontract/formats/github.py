@@ -96,10 +96,11 @@ def write_check_annotations(
             properties: list[tuple[str, object]] = []
             if file is not None:
                 properties = [("file", file), *_position(finding)]
-            properties.append(("title", f"{finding.rule_id} {finding.code}"))
-            write(
-                workflow_command(COMMANDS[finding.level], properties, _check_message(finding.check))
-            )
+            title = f"{finding.rule_id} {finding.code}"
+            # a finding the baseline holds is known and passes the run: a notice (SPEC §21)
+            command = COMMANDS["note"] if finding.unchanged else COMMANDS[finding.level]
+            properties.append(("title", f"{title} (unchanged)" if finding.unchanged else title))
+            write(workflow_command(command, properties, _check_message(finding.check)))
 
 
 Place = tuple[str, int | None]

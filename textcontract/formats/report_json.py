@@ -10,15 +10,15 @@ checked it (``check --jobs``); :func:`write_texts` then puts the texts together 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from textcontract.formats.json_text import INDENT, dumps_compact, dumps_pretty
 
 if TYPE_CHECKING:
     from textcontract.model import Report
 
-__all__ = ["json_document", "json_item", "jsonl_line", "write_texts"]
+__all__ = ["dict_renderer", "json_document", "json_item", "jsonl_line", "write_texts"]
 
 Write = Callable[[str], object]
 
@@ -28,7 +28,7 @@ _ITEM_BREAK = "\n" + " " * INDENT
 
 def jsonl_line(report: Report) -> str:
     """A report's line of JSON Lines output, line break included."""
-    return dumps_compact(report.to_dict()) + "\n"
+    return _jsonl_text(report.to_dict())
 
 
 def json_document(report: Report) -> str:
@@ -37,12 +37,27 @@ def json_document(report: Report) -> str:
 
 
 def json_item(report: Report) -> str:
-    """A report as an item of the ``--format json`` array, without the separator before it.
+    """A report as an item of the ``--format json`` array, without the separator before it."""
+    return _item_text(report.to_dict())
 
-    The indented text of the report, each line after the first indented one level more: JSON
-    text holds no raw line break inside a string, so every line break is the layout's.
+
+def _jsonl_text(report: Mapping[str, Any]) -> str:
+    return dumps_compact(report) + "\n"
+
+
+def _item_text(report: Mapping[str, Any]) -> str:
+    """The indented text of the report, each line after the first indented one level more:
+    JSON text holds no raw line break inside a string, so every line break is the layout's.
     """
-    return dumps_pretty(report.to_dict())[:-1].replace("\n", _ITEM_BREAK)
+    return dumps_pretty(report)[:-1].replace("\n", _ITEM_BREAK)
+
+
+def dict_renderer(output_format: str, several: bool) -> Callable[[Mapping[str, Any]], str]:
+    """What renders a report given as JSON (one marked against a baseline) for
+    ``output_format`` (``json`` or ``jsonl``), as the functions above render a report."""
+    if output_format == "jsonl":
+        return _jsonl_text
+    return _item_text if several else dumps_pretty
 
 
 def write_texts(texts: Iterable[str], array: bool, write: Write) -> None:

@@ -3,7 +3,9 @@
 Per document a header line — source, ACCEPTED or REJECTED, complete or incomplete, the
 counts — then every check that is not satisfied: its status, rule id, code and scope; below
 it, when its evidence is located (SPEC §10), ``path:line:column`` on a line of its own, then
-the whole message and the evidence excerpt. ``verbose`` shows satisfied checks too;
+the whole message and the evidence excerpt; a report marked against a baseline
+(``check --baseline``) adds ``new`` or ``unchanged`` to each finding's line, and the summary
+counts them. ``verbose`` shows satisfied checks too;
 ``quiet`` only the header lines. A summary line over all documents ends the output.
 
 Every paragraph is wrapped to the width at spaces and never cut: a word longer than a line
@@ -37,6 +39,7 @@ _STYLES = {
     "undetermined": "yellow",
     "error": "bold magenta",
 }
+_BASELINE_STYLES = {"new": "bold", "unchanged": "dim"}
 _EXCERPT_FIELDS = ("excerpt", "match", "link")
 _CHECK_INDENT = 2
 _DETAIL_INDENT = 4
@@ -75,6 +78,8 @@ class TextTally:
         self.accepted = 0
         self.complete = 0
         self.counts: dict[str, int] = dict.fromkeys(_STATUSES, 0)
+        self.baseline: dict[str, int] | None = None
+        """``new`` and ``unchanged`` findings, when the reports were marked (SPEC §21)."""
 
     def add(self, report: Mapping[str, Any]) -> None:
         self.documents += 1
@@ -82,6 +87,12 @@ class TextTally:
         self.complete += bool(report["complete"])
         for status, count in report["counts"].items():
             self.counts[status] = self.counts.get(status, 0) + count
+        marked = report.get("baseline")
+        if isinstance(marked, Mapping):
+            tally = self.baseline if self.baseline is not None else {"new": 0, "unchanged": 0}
+            for state in tally:
+                tally[state] += int(marked.get(state, 0))
+            self.baseline = tally
 
     def summary(self) -> Paragraph:
         documents = self.documents
@@ -96,6 +107,8 @@ class TextTally:
         )
         if checks:
             text += f": {_counts(self.counts)}"
+        if self.baseline is not None:
+            text += f"; {self.baseline['new']} new, {self.baseline['unchanged']} unchanged"
         style = "bold green" if rejected == 0 else "bold red"
         return Paragraph(0, ((text, style),))
 
@@ -174,6 +187,9 @@ def _check(check: Mapping[str, Any], document: CheckedDocument) -> Iterator[Para
         segments.append((" (advisory)", "dim"))
     segments += [("  ", None), (clean(str(check["code"])), None), ("  ", None)]
     segments.append((clean(str(check["scope"])), "dim"))
+    state = check.get("baseline")
+    if state in _BASELINE_STYLES:
+        segments += [("  ", None), (state, _BASELINE_STYLES[state])]
     yield Paragraph(_CHECK_INDENT, tuple(segments), hang=_STATUS_WIDTH + 1)
     where = place(check, document)
     if where is not None:  # a line of its own, first: editors and terminals open it

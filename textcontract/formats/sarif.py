@@ -5,27 +5,30 @@ is a generator, so documents are rendered as they are checked. Every result is a
 that is not satisfied, with one physical location: the artifact is the document's path
 relative to the current folder (a relative URI, ``/``-separated, percent-encoded) and the
 region is the evidence's place in the file (SPEC §10), else its surface's first line.
+
+A finding whose document is not its artifact (a batch case, whose findings point at the
+batch file) names its source in ``properties.source``, so that a later ``check --baseline``
+tells the cases of one batch apart. With ``--baseline`` each result has SARIF's
+``baselineState``, ``new`` or ``unchanged`` (SPEC §21).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from textcontract._version import DOCUMENTATION_URL
-from textcontract.canonical import canonical_json
 from textcontract.formats.check_findings import (
     CheckedDocument,
     Finding,
     Region,
     RuleInfo,
     findings,
-    matched_text,
     relative_path,
 )
+from textcontract.model import finding_fingerprint
 
 __all__ = [
     "FINGERPRINT",
@@ -59,8 +62,7 @@ def artifact_uri(source: str, base: str) -> str:
 
 def fingerprint(check: Mapping[str, Any]) -> str:
     """The same finding on another run has the same print: rule id, code, scope, match."""
-    key = [check["rule_id"], check["code"], check["scope"], matched_text(check)]
-    return hashlib.sha256(canonical_json(key)).hexdigest()
+    return finding_fingerprint(check)
 
 
 def _region(region: Region) -> dict[str, int]:
@@ -79,7 +81,9 @@ def _message(check: Mapping[str, Any]) -> str:
     return message or f"{check['code']} at {check['scope']}"
 
 
-def _result(finding: Finding, uri: str, index: Mapping[str, int]) -> dict[str, Any]:
+def _result(
+    finding: Finding, uri: str, index: Mapping[str, int], source: str | None
+) -> dict[str, Any]:
     check = finding.check
     result: dict[str, Any] = {"ruleId": finding.rule_id}
     if finding.rule_id in index:
@@ -95,11 +99,16 @@ def _result(finding: Finding, uri: str, index: Mapping[str, int]) -> dict[str, A
         }
     ]
     result["partialFingerprints"] = {FINGERPRINT: fingerprint(check)}
+    state = check.get("baseline")
+    if isinstance(state, str):
+        result["baselineState"] = state  # SPEC §21: "new" or "unchanged", as SARIF names them
     result["properties"] = {
         "status": check["status"],
         "code": check["code"],
         "scope": check["scope"],
     }
+    if source is not None:
+        result["properties"]["source"] = source
     return result
 
 
@@ -107,8 +116,10 @@ def _results(run: SarifRun, base: str) -> Iterator[dict[str, Any]]:
     index = {rule.id: position for position, rule in enumerate(run.rules)}
     for document in run.documents:
         uri = artifact_uri(document.path, base)
+        # a batch case's findings point at the batch file: its id is kept for baselines
+        source = document.source if document.path != document.source else None
         for finding in findings(document):
-            yield _result(finding, uri, index)
+            yield _result(finding, uri, index, source)
 
 
 def _descriptor(rule: RuleInfo) -> dict[str, Any]:

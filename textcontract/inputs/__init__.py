@@ -5,6 +5,7 @@ first pass of a ``check`` run over everything it names (SPEC §11), and
 :func:`load_input` reads each input again in the second.
 """
 
+from textcontract.inputs._baseline import read_baseline
 from textcontract.inputs._batch import BatchCase, parse_case
 from textcontract.inputs._discover import (
     CONTEXT_SUFFIX,
@@ -64,6 +65,7 @@ __all__ = [
     "paired_context",
     "parse_case",
     "parse_markdown",
+    "read_baseline",
     "read_inputs",
     "read_text_file",
     "request_problems",

@@ -11,6 +11,12 @@ opens a pipe or a device, and never drops what it cannot read.
 
 Paths keep the form the user gave: a folder's documents are named by joining the folder
 as given with their path inside it (``docs/`` → ``docs/a/b.md``, ``.`` → ``./b.md``).
+
+A search also leaves out what :class:`Exclusions` names (SPEC §21): paths matching
+``--exclude`` patterns, which follow ``.gitignore`` rules (pathspec's ``GitIgnoreSpec``) and
+are matched against the path relative to the folder given, an excluded folder not being
+searched at all; and the file the run writes with ``--output``, found by identity (device
+and inode), so a second ``check . -o report.json`` does not read the first one's report.
 """
 
 from __future__ import annotations
@@ -19,17 +25,22 @@ import errno
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from textcontract._files import path_problem
 from textcontract.errors import Location, Problem
 from textcontract.model import is_valid_unicode
 
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
 __all__ = [
     "CONTEXT_SUFFIX",
     "DOCUMENT_SUFFIXES",
+    "NO_EXCLUSIONS",
     "STDIN_ARGUMENT",
     "STDIN_NAME",
+    "Exclusions",
     "Found",
     "display_path",
     "find_documents",
@@ -44,6 +55,66 @@ CONTEXT_SUFFIX = ".context.json"
 STDIN_ARGUMENT = "-"
 STDIN_NAME = "<stdin>"
 _SEARCHED = "*.md, *.markdown, *.txt and *.json"
+
+
+class Exclusions:
+    """What folder searches leave out: ``--exclude`` patterns and the ``--output`` file.
+
+    Build it before the first pass: the output file's identity is taken then, and the second
+    pass leaves out the same file (the run writes it under a hidden temporary name, renamed
+    into place at the end).
+    """
+
+    def __init__(self, patterns: Sequence[str] = (), output: str | None = None) -> None:
+        self.patterns = tuple(patterns)
+        self.output = output
+        self._spec = _spec(self.patterns) if self.patterns else None
+        self._output_id: tuple[int, int] | None = None
+        if output is not None:
+            try:
+                info = os.stat(output)
+                self._output_id = (info.st_dev, info.st_ino)
+            except (OSError, ValueError):
+                pass  # not there yet: no search can find it
+
+    def excludes(self, relative: str, folder: bool) -> bool:
+        """Whether a pattern excludes ``relative`` (``/``-separated, below the folder)."""
+        if self._spec is None:
+            return False
+        return self._spec.match_file(relative + "/" if folder else relative)
+
+    def is_output(self, info: os.stat_result) -> bool:
+        return self._output_id == (info.st_dev, info.st_ino)
+
+
+def _spec(patterns: Sequence[str]) -> GitIgnoreSpec:
+    """The patterns as ``.gitignore`` lines; a pattern that cannot be one is an input error."""
+    import re
+
+    from pathspec import GitIgnoreSpec
+
+    from textcontract.errors import InputError
+
+    problems = []
+    for pattern in patterns:
+        try:
+            GitIgnoreSpec.from_lines([pattern])
+        except re.error as exc:  # the message without the place in pathspec's own regex
+            problems.append(
+                Problem(f"invalid pattern {pattern!r}: {exc.msg}", Location("--exclude"))
+            )
+        except ValueError:
+            problems.append(
+                Problem(
+                    f"invalid pattern {pattern!r}: not a .gitignore pattern", Location("--exclude")
+                )
+            )
+    if problems:
+        raise InputError(problems)
+    return GitIgnoreSpec.from_lines(patterns)
+
+
+NO_EXCLUSIONS = Exclusions()
 
 
 class Found(NamedTuple):
@@ -98,7 +169,9 @@ def _kind_name(mode: int) -> str:
     return "not a regular file"
 
 
-def find_documents(arguments: Sequence[str], problems: list[Problem]) -> Iterator[Found]:
+def find_documents(
+    arguments: Sequence[str], problems: list[Problem], exclusions: Exclusions = NO_EXCLUSIONS
+) -> Iterator[Found]:
     """The documents ``arguments`` name, in order; what is wrong goes to ``problems``."""
     stdin_seen = False
     for index, argument in enumerate(arguments):
@@ -108,7 +181,7 @@ def find_documents(arguments: Sequence[str], problems: list[Problem]) -> Iterato
             stdin_seen = True
             yield Found(None)
             continue
-        yield from _argument(index, argument, problems)
+        yield from _argument(index, argument, problems, exclusions)
 
 
 def _name_problem(path: str) -> str | None:
@@ -118,7 +191,9 @@ def _name_problem(path: str) -> str | None:
     return problem
 
 
-def _argument(index: int, argument: str, problems: list[Problem]) -> Iterator[Found]:
+def _argument(
+    index: int, argument: str, problems: list[Problem], exclusions: Exclusions
+) -> Iterator[Found]:
     problem = _name_problem(argument)
     if problem is not None:
         problems.append(Problem(problem, Location(ascii(argument)[1:-1])))
@@ -131,15 +206,18 @@ def _argument(index: int, argument: str, problems: list[Problem]) -> Iterator[Fo
     if stat.S_ISDIR(info.st_mode):
         before = len(problems)
         found = 0
-        for path in _search(argument, info, problems):
+        for path in _search(argument, info, problems, exclusions):
             found += 1
             yield Found(path, folder=(index, argument))
         if not found and len(problems) == before:
+            skipped = "hidden files and folders" + (
+                " and --exclude patterns" if exclusions.patterns else ""
+            )
             problems.append(
                 _problem(
                     argument,
                     f"no documents in this folder (searched for {_SEARCHED}; "
-                    "hidden files and folders are skipped)",
+                    f"{skipped} are skipped)",
                 )
             )
     elif is_context_name(os.path.basename(argument)):
@@ -150,36 +228,49 @@ def _argument(index: int, argument: str, problems: list[Problem]) -> Iterator[Fo
                 "--context, or name the document beside it",
             )
         )
+    elif exclusions.is_output(info):
+        problems.append(
+            _problem(argument, "this is the --output file of this run; it is never read as input")
+        )
     else:
         yield Found(argument, pipe=stat.S_ISFIFO(info.st_mode))
 
 
-def search_folder(root: str, problems: list[Problem]) -> Iterator[str]:
+def search_folder(
+    root: str, problems: list[Problem], exclusions: Exclusions = NO_EXCLUSIONS
+) -> Iterator[str]:
     """The documents under folder ``root`` again, in the same order (the second pass)."""
     try:
         info = os.stat(root)
     except OSError as exc:
         problems.append(_unreadable(root, exc))
         return
-    yield from _search(root, info, problems)
+    yield from _search(root, info, problems, exclusions)
 
 
-def _search(root: str, info: os.stat_result, problems: list[Problem]) -> Iterator[str]:
+def _search(
+    root: str, info: os.stat_result, problems: list[Problem], exclusions: Exclusions
+) -> Iterator[str]:
     """The documents under folder ``root``, in path order (depth first, names sorted)."""
     searching = {(info.st_dev, info.st_ino): root}
-    stack = [(root, iter(_names(root, problems)), (info.st_dev, info.st_ino))]
+    stack = [(root, iter(_names(root, problems)), (info.st_dev, info.st_ino), "")]
     while stack:
-        folder, names, key = stack[-1]
+        folder, names, key, prefix = stack[-1]
         name = next(names, None)
         if name is None:
             stack.pop()
             del searching[key]
             continue
         path = os.path.join(folder, name)
+        relative = prefix + name  # below root, "/"-separated
+        if exclusions.excludes(relative, folder=False):
+            continue  # before stat: an excluded dangling link is no problem
         entry = _entry(path, problems)
-        if entry is None:
+        if entry is None or exclusions.is_output(entry):
             continue
         if stat.S_ISDIR(entry.st_mode):
+            if exclusions.excludes(relative, folder=True):
+                continue
             inner = (entry.st_dev, entry.st_ino)
             if inner in searching:
                 problems.append(
@@ -191,7 +282,7 @@ def _search(root: str, info: os.stat_result, problems: list[Problem]) -> Iterato
                 )
                 continue
             searching[inner] = path
-            stack.append((path, iter(_names(path, problems)), inner))
+            stack.append((path, iter(_names(path, problems)), inner, relative + "/"))
         elif is_document_name(name):
             if stat.S_ISREG(entry.st_mode):
                 yield path

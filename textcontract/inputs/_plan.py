@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from textcontract._files import read_input_bytes, read_stream_bytes
 from textcontract.errors import InputError, Location, Problem
 from textcontract.inputs._discover import (
+    NO_EXCLUSIONS,
     STDIN_ARGUMENT,
     STDIN_NAME,
+    Exclusions,
     Found,
     display_path,
     find_documents,
@@ -74,8 +76,10 @@ class CheckInputs:
     from a pipe.
     """
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, exclusions: Exclusions = NO_EXCLUSIONS) -> None:
         self.context = context
+        self.exclusions = exclusions
+        """What the folder searches leave out, in both passes."""
         """The context of a document that has none of its own (``--context``, else empty)."""
         self._entries: list[str | HeldInput | _Folder] = []
         self._paired = bytearray()
@@ -139,7 +143,7 @@ class CheckInputs:
     def _search_again(self, folder: _Folder) -> Iterator[str]:
         problems: list[Problem] = []
         found = 0
-        for path in search_folder(folder.path, problems):
+        for path in search_folder(folder.path, problems, self.exclusions):
             found += 1
             if found > folder.count:
                 break
@@ -181,6 +185,8 @@ def read_inputs(
     stdin_json: bool = False,
     stdin: BinaryIO | None = None,
     pool: Pool[Any] | None = None,
+    exclude: Sequence[str] = (),
+    output: str | None = None,
 ) -> CheckInputs:
     """The first pass over ``check``'s inputs; raises one :class:`InputError` listing every
     problem of every input.
@@ -190,13 +196,24 @@ def read_inputs(
     input); ``context`` the one context for every document (else each file's paired
     ``X.context.json``, else the empty context). A batch's lines are validated in the
     processes of ``pool`` when given (which then decides, once, whether the run has workers).
+    Folder searches leave out paths matching the ``exclude`` patterns and the ``output``
+    file (:class:`Exclusions`); no input may be the ``output`` file.
     """
     problems = request_problems(documents, batch)
+    exclusions = Exclusions(exclude, output)
     shared = _shared_context(context, problems)
-    inputs = CheckInputs(shared if shared is not None else Context.empty())
+    inputs = CheckInputs(shared if shared is not None else Context.empty(), exclusions)
     try:
         if batch is not None and not documents:
-            _read_batch(inputs, batch, stdin, problems, pool)
+            if _is_output(batch, exclusions):
+                problems.append(
+                    Problem(
+                        "this is the --output file of this run; it is never read as input",
+                        Location(display_path(batch)),
+                    )
+                )
+            else:
+                _read_batch(inputs, batch, stdin, problems, pool)
         else:
             _Reader(inputs, problems, stdin, stdin_json, paired=context is None).read(documents)
     except BaseException:
@@ -206,6 +223,15 @@ def read_inputs(
         inputs.close()
         raise InputError(problems)
     return inputs
+
+
+def _is_output(path: str, exclusions: Exclusions) -> bool:
+    if path == STDIN_ARGUMENT or exclusions.output is None:
+        return False
+    try:
+        return exclusions.is_output(os.stat(path))
+    except (OSError, ValueError):
+        return False  # the batch reader reports what is wrong with it
 
 
 def request_problems(documents: Sequence[str], batch: str | None) -> list[Problem]:
@@ -268,7 +294,7 @@ class _Reader:
         self.paired = paired
 
     def read(self, arguments: Sequence[str]) -> None:
-        for found in find_documents(arguments, self.problems):
+        for found in find_documents(arguments, self.problems, self.inputs.exclusions):
             self._found(found)
 
     def _found(self, found: Found) -> None:

@@ -24,6 +24,16 @@ from textcontract.model._facts import (
     type_name,
     validate_facts,
 )
+from textcontract.model._findings import (
+    NEW,
+    UNCHANGED,
+    Baseline,
+    fails_with_baseline,
+    finding_fingerprint,
+    matched_text,
+    rejects,
+    relative_path,
+)
 from textcontract.model._location import TextLocation, TextOrigin
 from textcontract.model._report import CheckPolicy, ContractRef, Report, is_accepted, is_complete
 from textcontract.model._shown import SHOWN_PATTERN_LENGTH, shown_pattern
@@ -32,8 +42,11 @@ __all__ = [
     "BODY",
     "DEFAULT_STATE",
     "NAME_PATTERN",
+    "NEW",
     "SHOWN_PATTERN_LENGTH",
+    "UNCHANGED",
     "Anchor",
+    "Baseline",
     "Check",
     "CheckPolicy",
     "Context",
@@ -52,14 +65,19 @@ __all__ = [
     "TextOrigin",
     "anchors_of_pieces",
     "describe_value",
+    "fails_with_baseline",
+    "finding_fingerprint",
     "is_accepted",
     "is_complete",
     "is_fact_value",
     "is_valid_unicode",
+    "matched_text",
     "new_document",
     "new_surface",
     "new_surface_from_pieces",
     "new_surface_with_deferred_anchors",
+    "rejects",
+    "relative_path",
     "same_value",
     "shown_pattern",
     "type_name",
