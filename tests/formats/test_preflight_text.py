@@ -52,7 +52,7 @@ def test_no_line_ends_in_padding_and_the_note_is_wrapped_under_its_indent(width:
 def test_the_header_the_verdict_and_the_counts() -> None:
     lines = _render(80)
     assert lines[:4] == [
-        "preflight of order-tone version 1  (sha256:abababababab…)",
+        "preflight of order-tone version 1  (sha256:abababababab)",
         "mode: contract-scoring",
         "verdict: failed — nothing was evaluated beyond the baselines",
         "checks: 2, 1 not satisfied",

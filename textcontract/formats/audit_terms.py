@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["OUTCOMES", "REASON_TEXT", "interval_text", "number_text"]
+__all__ = ["OUTCOMES", "REASON_TEXT", "interval_text", "number_text", "short_digest"]
 
 REASON_TEXT: Mapping[str, str] = {
     "canary-missed": "a canary was not caught: suspect the corpus or the fixtures first",
@@ -39,3 +39,12 @@ def interval_text(interval: Sequence[float] | None) -> str:
     if interval is None:
         return "null"
     return f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+_SHORT_DIGEST = len("sha256:") + 12
+
+
+def short_digest(digest: str) -> str:
+    """``sha256:`` and the first 12 hex digits, without an ellipsis (SPEC §21): enough to
+    tell two digests apart by eye; the JSON formats carry the whole digest."""
+    return digest[:_SHORT_DIGEST]

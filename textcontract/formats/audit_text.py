@@ -2,23 +2,36 @@
 
 Rendered from the report's JSON form only (no engine code): figures with their
 counts and intervals, the strength vector per class, the verdict with every
-reason, coverage gaps, per-family counts, then the undetected faults, the
+reason, coverage gaps, waivers, per-family counts, then the undetected faults, the
 variations that were not preserved, and the exclusions.
+
+The text rules are ``check``'s (SPEC §11, §21): every line goes through
+:func:`~textcontract.formats.text_lines.print_line`, which wraps it to the width under a
+hanging indent and never cuts or folds a word — an identifier longer than the line
+stands whole on a line of its own. So there are no tables, whose columns rich shortens
+with ``…`` when the width runs out: a table's rows are lines, their first field padded to
+the longest of the section (numbers right-aligned) so that they line up while they fit.
+A digest is shown as its first 12 hex digits, without an ellipsis.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from textcontract.formats.audit_terms import REASON_TEXT
-from textcontract.formats.text_lines import print_line, print_table
+from textcontract.formats.audit_terms import (
+    OUTCOMES,
+    REASON_TEXT,
+    interval_text,
+    number_text,
+    short_digest,
+)
+from textcontract.formats.text_lines import print_line
 
-__all__ = ["REASON_TEXT", "render_audit_text"]
+__all__ = ["render_audit_text"]
 
 _VERDICT_STYLES = {
     "PASS": "bold green",
@@ -27,20 +40,33 @@ _VERDICT_STYLES = {
     "FAIL": "bold red",
     "INVALID": "bold magenta",
 }
-_OUTCOME_COLUMNS = ("detected", "undetected", "preserved", "not-preserved", "excluded")
+_ROW, _DETAIL = "  ", "    "
+"""Indents of a section's rows and of what continues them."""
 
 
-def _number(value: float | None) -> str:
-    return "null" if value is None else f"{value:.3f}"
+class _Line(NamedTuple):
+    """One paragraph: its first line indented by ``indent``, its continuations by ``hanging``."""
+
+    text: Text
+    indent: str = ""
+    hanging: str = _ROW
 
 
-def _interval(interval: Sequence[float] | None) -> str:
-    if interval is None:
-        return "95% interval: null"
-    return f"95% interval [{interval[0]:.3f}, {interval[1]:.3f}]"
+def _title(text: str) -> _Line:
+    return _Line(Text(text, style="italic"))
 
 
-def _threshold_text(checks: Sequence[Mapping[str, Any]], figure: str) -> Text:
+def _row(*parts: str | tuple[str, str]) -> _Line:
+    return _Line(Text.assemble(*parts), _ROW, _DETAIL)
+
+
+def _padded(names: Sequence[str], right: bool = False) -> list[str]:
+    """``names`` padded to the longest of them (on the left when ``right``)."""
+    width = max(map(len, names), default=0)
+    return [name.rjust(width) if right else name.ljust(width) for name in names]
+
+
+def _threshold(checks: Sequence[Mapping[str, Any]], figure: str) -> Text:
     for check in checks:
         if check["figure"] == figure:
             text = Text(f"   minimum {check['minimum']:.3f}: ")
@@ -54,235 +80,181 @@ def _threshold_text(checks: Sequence[Mapping[str, Any]], figure: str) -> Text:
     return Text("")
 
 
-def _run_lines(report: Mapping[str, Any]) -> list[Text]:
+def _run_lines(report: Mapping[str, Any]) -> Iterator[_Line]:
     """Mode, recommendation, preflight and source revision (SPEC §17), when the report has them."""
     mode = report.get("mode", "contract-scoring")
     line = Text(f"mode: {mode}")
     if mode == "production":
         line.append(f", evaluator recommendation {report.get('evaluator_recommendation')}")
         line.append(" (from the baselines)", style="dim")
-    lines = [line]
+    yield _Line(line)
     preflight = report.get("preflight")
     if preflight is not None:
-        lines.append(Text(f"preflight: passed ({preflight['digest'][:19]}…)", style="dim"))
+        yield _Line(Text(f"preflight: passed ({short_digest(preflight['digest'])})", style="dim"))
     revision = report.get("source_revision")
     if revision is not None:
         dirty = {True: "dirty", False: "clean", None: "dirty unknown"}[revision["dirty"]]
-        lines.append(
-            Text(
-                f"source revision: {revision['commit']} ({dirty}; {revision['basis']})", style="dim"
-            )
-        )
-    return lines
+        text = f"source revision: {revision['commit']} ({dirty}; {revision['basis']})"
+        yield _Line(Text(text, style="dim"))
 
 
-class _Titled(NamedTuple):
-    """A table with the line printed above it and the one below it (if any)."""
-
-    title: str
-    table: Table
-    caption: str | None = None
-
-
-def _waivers(report: Mapping[str, Any]) -> _Titled | None:
-    waivers = report.get("waivers")
-    if waivers is None:
-        return None
-    table = Table()
-    for column in ("waiver", "status", "expires", "waived trials"):
-        table.add_column(column, overflow="fold")
-    for waiver in waivers["declared"]:
-        trials = ", ".join(waiver["trials"]) or "none"
-        table.add_row(waiver["id"], waiver["status"], waiver["expires"], trials)
-    return _Titled(f"waivers (as of {waivers['as_of']})", table)
-
-
-def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> list[Text]:
-    detection, preservation = report["detection"], report["preservation"]
-    canaries = report["canaries"]
-    lines = []
-    for name, counted, value, interval in (
-        (
-            "detection",
-            f"{detection['detected']}/{detection['eligible']}",
-            detection["score"],
-            detection["interval95"],
-        ),
-        (
-            "preservation",
-            f"{preservation['preserved']}/{preservation['eligible']}",
-            preservation["rate"],
-            preservation["interval95"],
-        ),
+def _figures(report: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> Iterator[_Line]:
+    for name, counted, value in (
+        ("detection", "detected", "score"),
+        ("preservation", "preserved", "rate"),
     ):
-        line = Text.assemble((f"{name:<13}", "bold"), f"{counted} = {_number(value)}   ")
-        line.append(_interval(interval))
-        line.append_text(_threshold_text(checks, name))
-        lines.append(line)
-    lines.append(
+        figure = report[name]
+        line = Text.assemble((f"{name:<13}", "bold"), f"{figure[counted]}/{figure['eligible']}")
+        line.append(f" = {number_text(figure[value])}")
+        line.append(f"   95% interval {interval_text(figure['interval95'])}")
+        line.append_text(_threshold(checks, name))
+        yield _Line(line)
+    canaries = report["canaries"]
+    yield _Line(
         Text.assemble(
             (f"{'canaries':<13}", "bold"),
             f"{canaries['caught']}/{canaries['total']} caught (reported apart from detection)",
         )
     )
-    return lines
 
 
-def _strength(report: Mapping[str, Any]) -> _Titled:
+def _strength(report: Mapping[str, Any]) -> Iterator[_Line]:
+    classes = report["strength"]["classes"]
+    yield _title("strength vector (per class, never one number)")
+    columns = [
+        _padded([str(v[field]) for v in classes.values()], right=True)
+        for field in ("caught", "exercised", "eligible")
+    ]
+    for name, values, caught, exercised, eligible in zip(
+        _padded(list(classes)), classes.values(), *columns, strict=True
+    ):
+        rate = number_text(values["rate"]).rjust(5)
+        counts = f"{caught} caught of {exercised} exercised, {eligible} eligible"
+        yield _row((name, "bold"), f"  rate {rate}: {counts}")
+
+
+def _verdict(report: Mapping[str, Any]) -> Iterator[_Line]:
+    value = report["verdict"]["value"]
+    yield _Line(Text.assemble(("verdict: ", "bold"), (value, _VERDICT_STYLES.get(value, "bold"))))
+    for reason in report["verdict"]["reasons"]:
+        explained = f"  - {reason}: {REASON_TEXT.get(reason, '')}".rstrip(": ")
+        yield _Line(Text(explained), "", _DETAIL)
     strength = report["strength"]
-    table = Table()
-    for column in ("class", "eligible", "exercised", "caught", "rate"):
-        table.add_column(column, justify="left" if column == "class" else "right")
-    for name, values in strength["classes"].items():
-        table.add_row(
-            name,
-            str(values["eligible"]),
-            str(values["exercised"]),
-            str(values["caught"]),
-            _number(values["rate"]),
-        )
-    return _Titled("strength vector (per class, never one number)", table)
-
-
-def _verdict(report: Mapping[str, Any]) -> list[Text]:
-    verdict = report["verdict"]
-    value = verdict["value"]
-    lines = [Text.assemble(("verdict: ", "bold"), (value, _VERDICT_STYLES.get(value, "bold")))]
-    for reason in verdict["reasons"]:
-        lines.append(Text(f"  - {reason}: {REASON_TEXT.get(reason, '')}".rstrip(": ")))
-    strength = report["strength"]
-    comparable = "yes" if strength["comparable"] else "no"
-    line = f"comparable: {comparable}"
+    line = f"comparable: {'yes' if strength['comparable'] else 'no'}"
     if strength["unreached_oracles"]:
         line += f" (unreached oracles: {', '.join(strength['unreached_oracles'])})"
-    lines.append(Text(line))
-    return lines
+    yield _Line(Text(line))
 
 
-def _gaps(report: Mapping[str, Any]) -> Text | _Titled:
+def _gaps(report: Mapping[str, Any]) -> Iterator[_Line]:
     gaps = report["coverage_gaps"]
     if not gaps:
-        return Text("coverage gaps: none (every rule is targeted by an eligible probe)")
+        yield _Line(Text("coverage gaps: none (every rule is targeted by an eligible probe)"))
+        return
+    yield _title("coverage gaps (rules no eligible probe targets)")
+    for rule, gap in zip(_padded([gap["rule"] for gap in gaps]), gaps, strict=True):
+        yield _row((rule, "bold"), f"  {gap['severity']}")
     floor = report["policy"]["severity_floor"]
-    table = Table()
-    table.add_column("rule")
-    table.add_column("severity")
-    for gap in gaps:
-        table.add_row(gap["rule"], gap["severity"])
-    return _Titled(
-        "coverage gaps (rules no eligible probe targets)",
-        table,
-        f"severity floor: {floor}; gaps below it do not move the verdict",
-    )
+    yield _Line(Text(f"severity floor: {floor}; gaps below it do not move the verdict", "dim"))
 
 
-def _families(report: Mapping[str, Any]) -> _Titled:
-    table = Table()
-    table.add_column("family")
-    for column in _OUTCOME_COLUMNS:
-        table.add_column(column, justify="right")
-    for family, counts in report["families"].items():
-        table.add_row(family, *(str(counts.get(column, "")) for column in _OUTCOME_COLUMNS))
-    return _Titled("per family", table)
+def _waivers(report: Mapping[str, Any]) -> Iterator[_Line]:
+    waivers = report.get("waivers")
+    if waivers is None:
+        return
+    yield _title(f"waivers (as of {waivers['as_of']})")
+    for waiver in waivers["declared"]:
+        trials = ", ".join(waiver["trials"]) or "none"
+        yield _row(
+            (waiver["id"], "bold"),
+            f": {waiver['status']}, expires {waiver['expires']}; waived trials: {trials}",
+        )
 
 
-def _expected(variant: Mapping[str, Any]) -> str:
-    return "\n".join(
-        f"{item['rule']}:{item['code']}:{item['scope']} → {item['status']}"
-        for item in variant["expected"]
-    )
+def _families(report: Mapping[str, Any]) -> Iterator[_Line]:
+    families = report["families"]
+    yield _title("per family (variants by outcome)")
+    for name, counts in zip(_padded(list(families)), families.values(), strict=True):
+        found = ", ".join(f"{counts[o]} {o}" for o in OUTCOMES if counts.get(o))
+        yield _row((name, "bold"), f"  {found or 'no variant'}")
 
 
-def _undetected(report: Mapping[str, Any]) -> _Titled | None:
+def _variant(row: Mapping[str, Any]) -> str:
+    return f"{row['case']}/{row['variant']}"
+
+
+def _undetected(report: Mapping[str, Any]) -> Iterator[_Line]:
     rows = [v for v in report["variants"] if v["outcome"] == "undetected"]
     if not rows:
-        return None
-    table = Table()
-    table.add_column("variant / expected → observed", overflow="fold", ratio=1)
-    for column in ("class", "severity", "reason"):
-        table.add_column(column, no_wrap=True)
-    for variant in rows:
-        name = Text(f"{variant['case']}/{variant['variant']}")
-        if variant["canary"]:
-            name.append(" (canary)")
-        name.append("\n")
-        name.append(_expected(variant), style="dim")
-        table.add_row(name, variant["class"], variant["severity"], variant["reason"])
-    return _Titled("undetected faults", table)
+        return
+    yield _title("undetected faults (expected check → its status)")
+    for row in rows:
+        canary = " (canary)" if row["canary"] else ""
+        labels = f"{canary}: {row['class']}, {row['severity']}, {row['reason']}"
+        yield _row((_variant(row), "bold"), labels)
+        for item in row["expected"]:
+            expected = f"{item['rule']}:{item['code']}:{item['scope']} → {item['status']}"
+            yield _Line(Text(expected, style="dim"), _DETAIL, _DETAIL + "  ")
 
 
-def _not_preserved(report: Mapping[str, Any]) -> _Titled | None:
+def _not_preserved(report: Mapping[str, Any]) -> Iterator[_Line]:
     rows = [v for v in report["variants"] if v["outcome"] == "not-preserved"]
     if not rows:
-        return None
-    table = Table()
-    table.add_column("variant")
-    table.add_column("family")
-    table.add_column("reason")
-    for variant in rows:
-        table.add_row(
-            f"{variant['case']}/{variant['variant']}", variant["family"], variant["reason"]
-        )
-    return _Titled("valid variations not preserved", table)
+        return
+    yield _title("valid variations not preserved")
+    for row in rows:
+        yield _row((_variant(row), "bold"), f": {row['family']}, {row['reason']}")
 
 
-def _excluded(report: Mapping[str, Any]) -> _Titled | None:
+def _excluded(report: Mapping[str, Any]) -> Iterator[_Line]:
     if not report["excluded"]:
-        return None
-    table = Table()
-    table.add_column("variant")
-    table.add_column("reason")
+        return
+    yield _title("excluded (in no figure)")
     for item in report["excluded"]:
-        table.add_row(f"{item['case']}/{item['variant']}", item["reason"])
-    return _Titled("excluded (in no figure)", table)
+        yield _row((_variant(item), "bold"), f": {item['reason']}")
 
 
-def _print(console: Console, item: Text | _Titled) -> None:
-    if isinstance(item, _Titled):
-        print_table(console, item.title, item.table, item.caption)
-    else:
-        print_line(console, item, hanging="  ")
+def _sections(
+    report: Mapping[str, Any], thresholds: Sequence[Mapping[str, Any]]
+) -> Iterator[_Line | None]:
+    """Every line in order; None is an empty line between sections."""
+    contract = report["contract"]
+    yield _Line(
+        Text.assemble(
+            "audit of ",
+            (f"{contract['id']}", "bold"),
+            f" version {contract['version']}  ",
+            (f"({short_digest(contract['digest'])})", "dim"),
+        )
+    )
+    yield from _run_lines(report)
+    yield from _figures(report, thresholds)
+    yield None
+    yield from _strength(report)
+    yield from _verdict(report)
+    yield from _gaps(report)
+    yield from _waivers(report)
+    for section in (_families, _undetected, _not_preserved, _excluded):
+        lines = list(section(report))
+        if lines:
+            yield None
+            yield from lines
+    yield None
+    yield _Line(
+        Text(
+            "These figures are conditional on this corpus: they say what the contract caught "
+            "among the faults its authors planted, not how it will do in production.",
+            style="dim",
+        )
+    )
 
 
 def render_audit_text(
     report: Mapping[str, Any], console: Console, thresholds: Sequence[Mapping[str, Any]] = ()
 ) -> None:
     """Print the summary of an audit report; ``thresholds`` are the checked minimums."""
-    contract = report["contract"]
-    print_line(
-        console,
-        Text.assemble(
-            ("audit of ", ""),
-            (f"{contract['id']}", "bold"),
-            (f" version {contract['version']}", ""),
-            (f"  ({contract['digest'][:19]}…)", "dim"),
-        ),
-    )
-    for line in [*_run_lines(report), *_figures(report, thresholds)]:
-        print_line(console, line, hanging="  ")
-    console.print()
-    _print(console, _strength(report))
-    verdict, *reasons, comparable = _verdict(report)
-    print_line(console, verdict)
-    for line in reasons:
-        print_line(console, line, hanging="    ")
-    print_line(console, comparable, hanging="  ")
-    _print(console, _gaps(report))
-    waivers = _waivers(report)
-    if waivers is not None:
-        _print(console, waivers)
-    console.print()
-    _print(console, _families(report))
-    for table in (_undetected(report), _not_preserved(report), _excluded(report)):
-        if table is not None:
+    for line in _sections(report, thresholds):
+        if line is None:
             console.print()
-            _print(console, table)
-    console.print()
-    print_line(
-        console,
-        Text(
-            "These figures are conditional on this corpus: they say what the contract caught "
-            "among the faults its authors planted, not how it will do in production.",
-            style="dim",
-        ),
-    )
+        else:
+            print_line(console, line.text, line.hanging, line.indent)

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from textcontract.formats.audit_terms import short_digest
 from textcontract.formats.text_lines import print_line
 
 __all__ = ["render_preflight_text"]
@@ -46,7 +47,7 @@ def render_preflight_text(verdict: Mapping[str, Any], console: Console) -> None:
                 ("preflight of ", ""),
                 (contract["id"], "bold"),
                 (f" version {contract['version']}", ""),
-                (f"  ({contract['digest'][:19]}…)", "dim"),
+                (f"  ({short_digest(contract['digest'])})", "dim"),
             ),
             "",
             "",
