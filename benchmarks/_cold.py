@@ -128,18 +128,21 @@ def measure(peer_python: Path | None, runs: int) -> dict[str, Any]:
         for _ in range(2):
             run_child(command, env=env, stdout_to_null=True)
     times: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
     rss: dict[str, int] = dict.fromkeys(commands, 0)
     codes: dict[str, int] = {}
     for _ in range(runs):
         for name, command in commands.items():
             finished = run_child(command, env=env, stdout_to_null=True)
             times[name].append(finished.seconds)
+            cpu[name].append(finished.cpu_seconds)
             rss[name] = max(rss[name], finished.peak_rss_kib)
             codes[name] = finished.returncode
     return {
         name: {
             "median_ms": median(values) * 1000,
             "min_ms": min(values) * 1000,
+            "median_cpu_ms": median(cpu[name]) * 1000,
             "peak_rss_kib": rss[name],
             "exit": codes[name],
             "command": " ".join(commands[name]),

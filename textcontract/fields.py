@@ -25,7 +25,6 @@ The wording, in one place:
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -78,6 +77,8 @@ def closest(name: str, candidates: Sequence[str]) -> str | None:
     by_case = {candidate.lower(): candidate for candidate in candidates}
     if name.lower() in by_case:
         return by_case[name.lower()]
+    import difflib  # (only a misspelling needs it: a cold start does without)
+
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return close[0] if close else None
 

@@ -28,7 +28,7 @@ import textcontract
 from tests.text._pattern_strategies import LITERAL_PATTERNS, PATTERNS, branches_text
 from textcontract import Context, ContractError, Document, Surface
 from textcontract.model import TextOrigin
-from textcontract.rules import PatternRule, PatternTable
+from textcontract.rules import PatternRule, PatternTable, _patterns
 from textcontract.text import parse_pattern
 
 WORDS = ["refund", "guarantee", "free", "cafe", "naive", "kiss", "sky", "dear {a", "ice cream"]
@@ -231,7 +231,13 @@ def re2_state(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     return str(request.param)
 
 
-@pytest.mark.usefixtures("re2_state")
+@pytest.fixture
+def prefilter_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A contract's prefilter builds its sets on the first text (else short texts never do)."""
+    monkeypatch.setattr(_patterns, "PREFILTER_AFTER", 0)
+
+
+@pytest.mark.usefixtures("re2_state", "prefilter_at_once")
 @settings(
     max_examples=150,
     deadline=None,
@@ -285,6 +291,44 @@ def test_the_plain_path_searches_what_the_prefilter_rules_out() -> None:
     assert table.candidates("a free cafe") == frozenset({2, 3})
     with _every_pattern_searched():
         assert table.candidates("a free cafe") is None
+
+
+def test_a_contracts_prefilter_waits_until_enough_was_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Until the texts add up to PREFILTER_AFTER pattern-characters the prefilter answers
+    "every pattern" (the plain path); the text that reaches it is the first one filtered, and
+    the checks are those of searching every pattern throughout."""
+    pytest.importorskip("re2")
+    monkeypatch.setattr(_patterns, "PREFILTER_AFTER", 30 * len(WORDS))
+    rule = {"id": "r", "type": "ForbiddenPattern", "patterns": [rf"\b{word}\b" for word in WORDS]}
+    source = json.dumps({"textcontract": 1, "id": "t", "rules": [rule]})
+    shared, plain = textcontract.load_contract_text(source), textcontract.load_contract_text(source)
+    (shared_rule,) = shared.rules
+    assert isinstance(shared_rule, PatternRule)
+    assert shared_rule.shared_table is not None
+    table = shared_rule.shared_table
+    texts = ["a free cafe", "nothing at all", "a free day, and more words to reach the bound"]
+    assert [table.candidates(text) for text in texts] == [None, None, frozenset({2})]
+    empty = Context.from_json({})
+    for text in [*texts, "cafe", "free"]:
+        fast = shared.check(Document.from_text(text), empty).to_json()
+        with _every_pattern_searched():
+            slow = plain.check(Document.from_text(text), empty).to_json()
+        assert fast == slow
+
+
+def test_a_cold_check_of_a_short_document_builds_no_prefilter() -> None:
+    rule = {"id": "r", "type": "ForbiddenPattern", "patterns": [rf"\b{word}\b" for word in WORDS]}
+    contract = textcontract.load_contract_text(
+        json.dumps({"textcontract": 1, "id": "t", "rules": [rule]})
+    )
+    report = contract.check(Document.from_text("a free cafe"), Context.from_json({}))
+    assert [c.status.value for c in report.checks] == ["violated"]
+    (built,) = contract.rules
+    assert isinstance(built, PatternRule)
+    assert built.shared_table is not None
+    assert built.shared_table.prefilter._plan is None
 
 
 def test_idle_checks_are_reused_only_for_the_same_surface_names() -> None:

@@ -8,7 +8,6 @@ taken one to one — against the plain path that normalizes every chunk.
 from __future__ import annotations
 
 import itertools
-import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -187,8 +186,8 @@ def test_characters_that_expand_combine_or_attach_are_not(char: str) -> None:
 
 # Tables far wronger than a Unicode version could make them: every character plain, or all
 # but the combining diacritical marks (so ß and ﬁ, which expand, pass for one to one).
-_EVERYTHING = re.compile(r"[\x00-\U0010ffff]*"), re.compile(r"(?!)")
-_ALL_BUT_ACCENTS = re.compile(r"[^\u0300-\u036f]*"), re.compile(r"[\u0300-\u036f]+")
+_EVERYTHING = _offsets._PlainChars([(0, 0x10FFFF)])
+_ALL_BUT_ACCENTS = _offsets._PlainChars([(0, 0x2FF), (0x370, 0x10FFFF)])
 _WRONG_TABLES = pytest.mark.parametrize(
     "table", [_EVERYTHING, _ALL_BUT_ACCENTS], ids=["all", "all-but-accents"]
 )
@@ -204,9 +203,9 @@ _WRONG_TABLES = pytest.mark.parametrize(
     ],
 )
 def test_a_wrong_table_that_moves_offsets_is_caught(
-    monkeypatch: pytest.MonkeyPatch, table: tuple[re.Pattern[str], re.Pattern[str]], original: str
+    monkeypatch: pytest.MonkeyPatch, table: _offsets._PlainChars, original: str
 ) -> None:
-    monkeypatch.setattr(_offsets, "_runs", lambda: table)
+    monkeypatch.setattr(_offsets, "_plain_chars", lambda: table)
     for profile in Profile:
         normalized = normalize(original, profile)
         plain = OffsetMap(original, normalized, profile, plain_runs=False)
@@ -221,12 +220,12 @@ def test_a_wrong_table_that_moves_offsets_is_caught(
 @settings(max_examples=200, deadline=None)
 @given(original=st.lists(st.sampled_from(["ß", "é", "e\u0301", "ﬁ", "x", "\r\n"])).map("".join))
 def test_a_wrong_table_never_breaks_the_promise(
-    table: tuple[re.Pattern[str], re.Pattern[str]], profile: Profile, original: str
+    table: _offsets._PlainChars, profile: Profile, original: str
 ) -> None:
     """Even where a wrong table's errors cancel out (``ßée\u0301``: one character too many,
     then one too few), normalizing the original span still yields the match."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_offsets, "_runs", lambda: table)
+        patch.setattr(_offsets, "_plain_chars", lambda: table)
         normalized = normalize(original, profile)
         for start in range(len(normalized)):
             for end in range(start + 1, len(normalized) + 1):
@@ -281,17 +280,64 @@ def test_normalizing_the_original_span_yields_the_match(
     assert normalized[start:end] in normalize(original[first:last], profile)
 
 
+@pytest.mark.parametrize("sparse_limit", [_offsets._SPARSE_LIMIT, 0], ids=["sparse", "dense"])
 @pytest.mark.parametrize("profile", list(Profile), ids=str)
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(original=_TEXT)
-def test_the_fast_map_equals_the_plain_one(profile: Profile, original: str) -> None:
+def test_the_fast_map_equals_the_plain_one(
+    profile: Profile, sparse_limit: int, original: str
+) -> None:
     normalized = normalize(original, profile)
-    fast = OffsetMap(original, normalized, profile)
-    plain = OffsetMap(original, normalized, profile, plain_runs=False)
-    for start in range(len(normalized) + 1):
-        assert fast.span(start, start) == plain.span(start, start)
-        if start < len(normalized):
-            assert fast.span(start, start + 1) == plain.span(start, start + 1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_offsets, "_SPARSE_LIMIT", sparse_limit)  # 0: the patterns at once
+        fast = OffsetMap(original, normalized, profile)
+        plain = OffsetMap(original, normalized, profile, plain_runs=False)
+        for start in range(len(normalized) + 1):
+            assert fast.span(start, start) == plain.span(start, start)
+            if start < len(normalized):
+                assert fast.span(start, start + 1) == plain.span(start, start + 1)
+
+
+_PLAIN_AND_NOT = st.text(
+    st.sampled_from(list("ab \n’—éὰΣ漢가ßﬁ\u0301\u3099İ½ǅ\U0001d400\U00020000")), max_size=40
+)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [pytest.param(None, id="shipped"), pytest.param(_ALL_BUT_ACCENTS, id="all-but-accents")],
+)
+@settings(max_examples=300, deadline=None)
+@given(text=_PLAIN_AND_NOT | st.text(max_size=40), data=st.data())
+def test_looking_up_characters_finds_the_runs_the_patterns_find(
+    table: _offsets._PlainChars | None, text: str, data: st.DataObject
+) -> None:
+    chars = table or _offsets._plain_chars()
+    start = data.draw(st.integers(0, len(text)))
+    stop = data.draw(st.integers(start, len(text)))
+    found, looked_up = chars.sparse_run(text, start, stop)
+    assert found == chars.dense_run(text, start, stop)
+    assert looked_up <= sum(not char.isascii() for char in text[start:])
+
+
+def test_a_map_turns_to_the_patterns_after_enough_lookups(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = "Καλημέρα, ﬁx " * 100
+    normalized = normalize(original, FOLDED)
+    plain = OffsetMap(original, normalized, FOLDED, plain_runs=False)
+    dense: list[tuple[int, int]] = []
+    patterns = _offsets._PlainChars.dense_run
+
+    def recorded(chars: _offsets._PlainChars, text: str, start: int, stop: int) -> object:
+        dense.append((start, stop))
+        return patterns(chars, text, start, stop)
+
+    monkeypatch.setattr(_offsets._PlainChars, "dense_run", recorded)
+    fast = OffsetMap(original, normalized, FOLDED)
+    assert fast.span(0, 20) == plain.span(0, 20)
+    assert dense == []  # looked up one by one
+    end = len(normalized)
+    assert fast.span(end - 1, end) == plain.span(end - 1, end)
+    assert dense  # past the limit: the patterns
 
 
 @pytest.mark.parametrize("profile", list(Profile), ids=str)

@@ -1,9 +1,11 @@
 """Contracts: YAML loading with positions, schema checks, includes and rule packs."""
 
+import typing as _typing
+
+from textcontract._lazy import lazy_exports as _lazy_exports
 from textcontract.contract._discover import CONTRACT_FILENAME, locate_contract
 from textcontract.contract._header import CONTRACT_FIELDS, DEFAULTS_FIELDS, POLICY_FIELDS
 from textcontract.contract._includes import ContractSource
-from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
 from textcontract.contract._lineage import LINEAGE_FIELDS, Lineage
 from textcontract.contract._loader import (
     parse_contract_file,
@@ -18,6 +20,14 @@ from textcontract.contract._parsed import (
     contract_digest,
 )
 from textcontract.contract._rule_entries import COMMON_RULE_FIELDS
+
+if _typing.TYPE_CHECKING:
+    from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
+
+# The JSON Schema is built for `textcontract schema` only: loaded on first access.
+__getattr__, __dir__ = _lazy_exports(
+    __name__, dict.fromkeys(("SCHEMA_FILE", "contract_schema"), "textcontract.contract._jsonschema")
+)
 
 __all__ = [
     "COMMON_RULE_FIELDS",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from importlib import resources
-from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = ["PACK_NAME", "builtin_pack", "builtin_pack_names"]
 
@@ -13,6 +15,9 @@ _PACKS = "packs"
 
 
 def _folder() -> Traversable:
+    # importlib.resources (with tempfile and the compressors) loads when a pack is named
+    from importlib import resources
+
     return resources.files("textcontract").joinpath(_PACKS)
 
 

@@ -3,12 +3,13 @@
 At compile time :func:`share_patterns` collects every pattern of every pattern rule, groups
 them by the profile their rule searches (``text`` or ``folded``), and gives each group one
 :class:`PatternTable`: the distinct patterns in first-seen order and one
-:class:`~textcontract.text.LiteralPrefilter` over them (its RE2 sets built on the first
-check). At check time the :class:`~textcontract.rules.Subject` asks each table once per
-surface which of its patterns can match that surface's text (:meth:`Subject.candidates`);
-every rule then searches only its own candidates, in its own order, under its own time
-budget. A rule that no contract has shared a table with (a rule built by hand, a test) gets
-a table of its own patterns on first use, so it behaves the same, only alone.
+:class:`~textcontract.text.LiteralPrefilter` over them (its RE2 sets built once the
+contract has searched :data:`PREFILTER_AFTER` pattern-characters in full). At check time
+the :class:`~textcontract.rules.Subject` asks each table once per surface which of its
+patterns can match that surface's text (:meth:`Subject.candidates`); every rule then
+searches only its own candidates, in its own order, under its own time budget. A rule
+that no contract has shared a table with (a rule built by hand, a test) gets a table of its
+own patterns on first use (built at once), so it behaves the same, only alone.
 
 Patterns are the same pattern when their source and flags are (two rules listing
 ``\\brefund\\b`` share its literal and its verdict). A pattern the prefilter rules out cannot
@@ -45,6 +46,14 @@ def _key(pattern: CompiledPattern) -> tuple[str, int]:
     return pattern.compiled.pattern, pattern.compiled.flags
 
 
+PREFILTER_AFTER = 4_000_000
+"""Pattern-characters a contract's prefilter lets be searched in full before it builds its RE2
+sets. Building costs about as much as searching 25 million (importing google-re2 and the
+reader of pattern syntax, 17 ms, then compiling the sets; a search costs about 0.7 ns a
+pattern-character), so this waits for about 3 ms of searching: a cold ``check`` of one short
+document never builds the sets, a run over a corpus does within its first documents, and one
+long text with many patterns at once."""
+
 _MAX_SHAPES = 16
 """Surface-name lists of documents whose idle checks a table keeps (see :class:`IdleChecks`)."""
 
@@ -55,7 +64,10 @@ class PatternTable:
     __slots__ = ("_idle", "_index", "_reads", "_rules_of", "prefilter", "profile")
 
     def __init__(
-        self, patterns: Iterable[CompiledPattern], profile: Profile = Profile.FOLDED
+        self,
+        patterns: Iterable[CompiledPattern],
+        profile: Profile = Profile.FOLDED,
+        build_after: int = 0,
     ) -> None:
         self.profile = profile
         self._index: dict[tuple[str, int], int] = {}
@@ -65,7 +77,7 @@ class PatternTable:
             if key not in self._index:
                 self._index[key] = len(distinct)
                 distinct.append(pattern)
-        self.prefilter = LiteralPrefilter([pattern.compiled for pattern in distinct])
+        self.prefilter = LiteralPrefilter([pattern.compiled for pattern in distinct], build_after)
         # Filled by share_patterns: the rules holding each pattern, the surfaces they read
         # (None: every surface of a document), and their idle checks per surface-name list.
         self._rules_of: dict[int, tuple[PatternRule, ...]] = {}
@@ -175,7 +187,8 @@ def share_patterns(rules: Iterable[object]) -> None:
         if isinstance(rule, PatternRule) and rule.searched_patterns():
             grouped.setdefault(rule.profile, []).append(rule)
     for profile, members in grouped.items():
-        table = PatternTable((p for rule in members for p in rule.searched_patterns()), profile)
+        patterns = (p for rule in members for p in rule.searched_patterns())
+        table = PatternTable(patterns, profile, build_after=PREFILTER_AFTER)
         table._hold(members)
         for rule in members:
             rule.use_table(table)

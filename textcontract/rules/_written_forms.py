@@ -20,8 +20,6 @@ written form.
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from textcontract.model import FactValue
 
 __all__ = ["find_written", "written_forms"]
@@ -48,6 +46,8 @@ def _float_forms(value: float) -> tuple[str, ...]:
     if value.is_integer():
         forms.append(str(int(value)))
     elif "e" in shortest:
+        from decimal import Decimal  # (for exponents only: a cold start does without)
+
         forms.append(format(Decimal(shortest), "f"))
     two_decimals = f"{value:.2f}"
     if float(two_decimals) == value:

@@ -17,7 +17,13 @@ always does.
 Cost. Most characters are **plain** (:mod:`textcontract.text._plain`): they map one to one
 whatever surrounds them, so runs of them need no normalizing at all. Only the other
 characters, with the plain character before each run of them, are normalized chunk by chunk.
-The map is extended lazily, as far as the spans asked for reach.
+The map is extended lazily, as far as the spans asked for reach. Finding the runs of other
+characters: ASCII is plain, so a map first skips it and looks up each character beyond it in
+a table of flags; once it has looked up :data:`_SPARSE_LIMIT` of them (a text written mostly
+beyond ASCII), it scans with two patterns of the plain ranges instead, compiled once per
+process (about 150 million instructions, twice a cold ``check``'s own work, so a check whose
+evidence lies in a text of few such characters never pays for them). Both ways find the same
+runs (tests/text/test_offsets.py).
 
 Checks. The table is recomputed by the tests for the Unicode version it was built with, and
 what it lists stays one to one in later versions (Unicode keeps the normalization and case
@@ -32,7 +38,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 import regex
@@ -57,15 +63,76 @@ def _chunks() -> regex.Pattern[str]:
     return regex.compile(r"\P{M}\p{M}*|\p{M}+")
 
 
+_SPARSE_LIMIT = 512
+"""Characters beyond ASCII a map looks up one by one before it scans with the patterns."""
+
+_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+class _PlainChars:
+    """The plain characters: their ranges, looked up by bisection, and the patterns matching
+    runs of plain characters and of the others (compiled on first use)."""
+
+    __slots__ = ("_ascii_plain", "_firsts", "_lasts", "_ranges", "_runs")
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        self._ranges = tuple(sorted(ranges))
+        self._firsts = [first for first, _ in self._ranges]
+        self._lasts = [last for _, last in self._ranges]
+        self._ascii_plain = all(self.is_plain(chr(code)) for code in range(128))
+        self._runs: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+
+    def is_plain(self, char: str) -> bool:
+        code = ord(char)
+        at = bisect_right(self._firsts, code) - 1
+        return at >= 0 and code <= self._lasts[at]
+
+    def runs(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        if self._runs is None:
+            ranges = "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in self._ranges)
+            # Matching a run of a class is several times faster than searching for its
+            # complement.
+            self._runs = re.compile(f"[{ranges}]*"), re.compile(f"[^{ranges}]+")
+        return self._runs
+
+    def dense_run(self, text: str, start: int, stop: int) -> tuple[int, int] | None:
+        """The first run of characters that are not plain starting in ``[start, stop)``,
+        whole, found with the patterns."""
+        plain, not_plain = self.runs()
+        found = plain.match(text, start, stop)
+        if found is None or found.end() == stop:
+            return None
+        run = not_plain.match(text, found.end())
+        return None if run is None else run.span()
+
+    def sparse_run(self, text: str, start: int, stop: int) -> tuple[tuple[int, int] | None, int]:
+        """:meth:`dense_run`, found by looking up each character beyond ASCII; also how many
+        characters were looked up."""
+        if not self._ascii_plain:
+            return self.dense_run(text, start, stop), 0
+        is_plain = self.is_plain
+        looked_up = 0
+        position = start
+        while True:
+            found = _BEYOND_ASCII.search(text, position, stop)
+            if found is None:
+                return None, looked_up
+            first = found.start()
+            looked_up += 1
+            if not is_plain(text[first]):
+                last = first + 1
+                while last < len(text) and not is_plain(text[last]):
+                    last += 1
+                return (first, last), looked_up + last - first - 1
+            position = first + 1
+
+
 @cache
-def _runs() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Runs of plain characters, and of the others (compiled on first use: about 5 ms)."""
-    ranges = "".join(
-        f"\\U{int(first, 16):08x}-\\U{int(last, 16):08x}"
+def _plain_chars() -> _PlainChars:
+    return _PlainChars(
+        (int(first, 16), int(last, 16))
         for first, last in (item.split("-") for item in PLAIN_RANGES.split())
     )
-    # Matching a run of a class is several times faster than searching for its complement.
-    return re.compile(f"[{ranges}]*"), re.compile(f"[^{ranges}]+")
 
 
 def _fit_chunks(
@@ -130,15 +197,6 @@ def _line_up(
     return None
 
 
-def _find_run(text: str, start: int, stop: int) -> re.Match[str] | None:
-    """The first run of characters that are not plain starting in ``[start, stop)``, whole."""
-    plain, not_plain = _runs()
-    found = plain.match(text, start, stop)
-    if found is None or found.end() == stop:
-        return None
-    return not_plain.match(text, found.end())
-
-
 class OffsetMap:
     """Normalized offsets of one text under one profile, mapped back to the original text.
 
@@ -151,6 +209,7 @@ class OffsetMap:
     __slots__ = (
         "_ascii",
         "_exact",
+        "_looked_up",
         "_mapped",
         "_normalized",
         "_original",
@@ -176,6 +235,7 @@ class OffsetMap:
         self._mapped = (len(original), len(normalized)) if self._ascii else (0, 0)
         self._exact = False
         self._plain_until = 0  # no run of characters that are not plain starts before this
+        self._looked_up = 0  # characters beyond ASCII looked up one by one so far
         if not plain_runs:
             self._ascii = False
             self._map_every_chunk()
@@ -248,15 +308,15 @@ class OffsetMap:
             window = min(len(original), done + (end - produced) + 2)
             if window <= self._plain_until:
                 return
-            found = _find_run(original, max(done, self._plain_until), window)
+            found = self._find_run(max(done, self._plain_until), window)
             if found is None:
                 self._plain_until = window
                 if window == len(original):  # one to one up to the end: check it ends there
                     self._finish(done + len(normalized) - produced == len(original))
                 return
-            run_end = found.end()
+            run_start, run_end = found
             # The plain character before the run may combine with it (e + U+0301).
-            first = found.start() - 1 if found.start() > done else found.start()
+            first = run_start - 1 if run_start > done else run_start
             produced += first - done
             piece = normalize(original[first:run_end], self._profile)
             if not normalized.startswith(piece, produced):
@@ -268,6 +328,15 @@ class OffsetMap:
             self._mapped = (done, produced)
         if done == len(original) and produced != len(normalized):
             self._map_every_chunk()
+
+    def _find_run(self, start: int, stop: int) -> tuple[int, int] | None:
+        """The first run of characters that are not plain starting in ``[start, stop)``."""
+        chars = _plain_chars()
+        if self._looked_up > _SPARSE_LIMIT:
+            return chars.dense_run(self._original, start, stop)
+        found, looked_up = chars.sparse_run(self._original, start, stop)
+        self._looked_up += looked_up
+        return found
 
     def _finish(self, lined_up: bool) -> None:
         if lined_up:

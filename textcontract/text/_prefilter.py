@@ -14,7 +14,10 @@ anyway). Without google-re2 every pattern is searched.
 
 One prefilter serves every pattern rule of a contract that reads one normalization profile
 (:mod:`textcontract.rules._patterns`): its RE2 sets are built on the first text it is asked
-about, not when the contract loads, so commands that check nothing never pay for them.
+about, not when the contract loads, so commands that check nothing never pay for them; or
+later, with ``build_after``: until the texts it was asked about add up to that many
+pattern-characters (a text's length times the number of patterns), it answers "every
+pattern" — the plain path, exact as always.
 
 Soundness rests on three facts: a required run is read from the pattern's only branch, through
 groups matched in place, never from an optional or alternative part; its characters are ASCII,
@@ -120,19 +123,23 @@ class _Plan(NamedTuple):
 class LiteralPrefilter:
     """Selects, for one text, the patterns of a list that can match it.
 
-    The RE2 sets are built on first use. ``candidates`` gives the indexes of the patterns
-    that can match, or ``None`` when every pattern must be searched.
+    The RE2 sets are built on first use, or, with ``build_after``, once the texts asked
+    about (this one included) add up to that many pattern-characters (length times the
+    number of patterns); until then every pattern is searched. ``candidates`` gives the
+    indexes of the patterns that can match, or ``None`` when every pattern must be searched.
     """
 
-    __slots__ = ("_patterns", "_plan")
+    __slots__ = ("_build_after", "_patterns", "_plan", "_searched")
 
-    def __init__(self, patterns: Sequence[regex.Pattern[str]]) -> None:
+    def __init__(self, patterns: Sequence[regex.Pattern[str]], build_after: int = 0) -> None:
         self._patterns = tuple(patterns)
         self._plan: _Plan | None = None
+        self._build_after = build_after
+        self._searched = 0  # pattern-characters answered with "every pattern" so far
 
     def __reduce__(self) -> tuple[Any, ...]:
         # RE2 sets cannot be pickled (contracts travel to worker processes): rebuilt there.
-        return (LiteralPrefilter, (self._patterns,))
+        return (LiteralPrefilter, (self._patterns, self._build_after))
 
     def __len__(self) -> int:
         return len(self._patterns)
@@ -151,6 +158,11 @@ class LiteralPrefilter:
 
     def candidates(self, text: str) -> frozenset[int] | None:
         """Indexes of the patterns that can match ``text``; ``None``: every pattern."""
+        if self._plan is None and self._build_after:
+            searched = self._searched + len(text) * len(self._patterns)
+            if searched < self._build_after:  # (two threads may both count: either is exact)
+                self._searched = searched
+                return None
         plan = self._built()
         if not plan.sets:
             return None
