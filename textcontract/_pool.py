@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from itertools import count, islice
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -65,6 +65,8 @@ _TICKETS = 1024
 """Slots of a pool's claims: far more than the batches ever in flight at once."""
 
 
+_STOPPING = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a run: held off while workers start, ignored or fatal in them."""
 _PR_SET_PDEATHSIG = 1
 _PARENT_POLL_SECONDS = 0.5
 _LIVENESS_SECONDS = 0.5
@@ -138,15 +140,55 @@ def _start_worker(parent: int, claims: _Claims | None) -> None:
     """Worker initializer: end when ``parent`` (the process that started the pool) ends;
     keep the pool's claims.
 
-    A forked worker inherits this process's signal handlers; it gets those a spawned one
-    starts with (SIGTERM ends it, SIGINT raises KeyboardInterrupt)."""
+    A worker ignores SIGINT — Ctrl-C at a terminal reaches every process of the group, and
+    the process that started the pool stops it — and SIGTERM ends it (a forked worker
+    inherits that process's handlers, and is given these). It was started with both
+    blocked (:func:`_signals_held`): they are let through now."""
     _STATE["claims"] = claims
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
     if not _parent_death_signal():
         watch_parent(parent)
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held off (blocked in this thread) while workers start, so that a
+    signal stops the run once the executor is whole, which ``__exit__`` then shuts down,
+    never while a worker is half started (it would fail to read what it is sent, with a
+    traceback). The workers inherit the block until :func:`_start_worker`; so does the
+    executor's thread, for good (signals are for the main thread)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+_QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (where it is not running yet), which keeps
+    the named semaphores of spawned workers' queues: now, since started on demand while
+    :func:`_signals_held` it would let the signals through; and quiet. It outlives a run
+    killed with SIGKILL and unlinks those semaphores then — the cleanup it is for — but
+    says so with a warning ("leaked semaphore objects") on the run's stderr after the
+    run's end: not a leak to report."""
+    from multiprocessing import resource_tracker
+
+    sys.warnoptions.append(_QUIET_TRACKER)  # the tracker's interpreter is given these
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(_QUIET_TRACKER)
 
 
 def start_method(fork: bool) -> str:
@@ -256,7 +298,7 @@ class Pool(Generic[S]):
         this process still reads its inputs; :meth:`start` lets them go unused if the items
         turn out too few."""
         if not self.started and self._executor is None and self.jobs > 1:
-            self._executor = self._new_executor()
+            self._start_executor()
 
     def start(self, items: int) -> None:
         """Start the workers if ``items`` are enough to need them (only the first call counts)."""
@@ -265,26 +307,30 @@ class Pool(Generic[S]):
         self.started = True
         if self.jobs > 1 and items >= MIN_ITEMS_FOR_WORKERS:
             if self._executor is None:
-                self._executor = self._new_executor()
+                self._start_executor()
         elif self._executor is not None:  # launched, but not needed: stopped on exit
             self._unused = self._executor
             self._executor = None
 
-    def _new_executor(self) -> ProcessPoolExecutor:
+    def _start_executor(self) -> None:
+        """Start the workers; they are the pool's (for ``__exit__`` to stop) before a
+        signal can stop the run."""
         # (multiprocessing flushes standard output and error before it forks or spawns, so
         # that no child writes again what is buffered here)
         method = start_method(self.fork)
         context = multiprocessing.get_context(method)
         self._claims = _Claims(context) if method == "fork" else None
-        executor = ProcessPoolExecutor(
-            max_workers=self.jobs - 1,
-            mp_context=context,
-            initializer=_start_worker,
-            initargs=(os.getpid(), self._claims),
-        )
-        for _ in range(self.jobs - 1):
-            executor.submit(_warm_up, self.preload)
-        return executor
+        if method != "fork":
+            _start_resource_tracker()
+        with _signals_held():
+            executor = self._executor = ProcessPoolExecutor(
+                max_workers=self.jobs - 1,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self._claims),
+            )
+            for _ in range(self.jobs - 1):
+                executor.submit(_warm_up, self.preload)
 
     def __enter__(self) -> Pool[S]:
         return self

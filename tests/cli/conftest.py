@@ -15,8 +15,10 @@ def orders() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _keep_sigterm_handler() -> Iterator[None]:
-    """``main()`` turns SIGTERM into an exception; tests calling it must not leave that behind."""
-    handler = signal.getsignal(signal.SIGTERM)
+def _keep_signal_handlers() -> Iterator[None]:
+    """``main()`` turns SIGINT and SIGTERM into exceptions; tests calling it must not leave
+    that behind."""
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
     yield
-    signal.signal(signal.SIGTERM, handler)
+    for number, handler in handlers.items():
+        signal.signal(number, handler)

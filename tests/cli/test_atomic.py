@@ -4,6 +4,7 @@ exchange, no syncfs), write failures, special files, stdout and the exit-code ma
 from __future__ import annotations
 
 import errno
+import fcntl
 import io
 import os
 import signal
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import textcontract.cli._atomic as atomic
+from textcontract import cli
 from textcontract.cli import main
 from textcontract.cli._atomic import (
     FileSet,
@@ -25,8 +27,9 @@ from textcontract.cli._atomic import (
     staged_file_set,
     write_atomic,
 )
-from textcontract.cli._errors import Terminated, failure_exit_code, terminate_on_sigterm
+from textcontract.cli._errors import failure_exit_code
 from textcontract.cli._output import emit, emit_rendered
+from textcontract.cli._signals import Interrupted, Stopped, Terminated, settle, stop_on_signals
 from textcontract.errors import InputError
 
 
@@ -239,7 +242,9 @@ def test_a_temporary_name_in_use_is_not_reused(
     monkeypatch.setattr(os, "urandom", lambda size: next(tokens) if size == 6 else b"")
     taken = tmp_path / f".out.json.{'00' * 6}.tmp"
     taken.write_text("someone else's", encoding="utf-8")
-    write_atomic(tmp_path / "out.json", "mine")
+    with open(taken, "rb") as writing:
+        fcntl.flock(writing.fileno(), fcntl.LOCK_EX)  # a live run's, as it writes
+        write_atomic(tmp_path / "out.json", "mine")
     assert (tmp_path / "out.json").read_text(encoding="utf-8") == "mine"
     assert taken.read_text(encoding="utf-8") == "someone else's"
 
@@ -285,16 +290,83 @@ def test_signals_and_closed_pipes_map_to_their_exit_codes(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert failure_exit_code(Terminated()) == 143
+    assert failure_exit_code(Interrupted()) == 130
+    assert failure_exit_code(KeyboardInterrupt()) == 130
     assert failure_exit_code(BrokenPipeError()) == 141
-    assert capsys.readouterr().err == "terminated\n"
-    terminate_on_sigterm()
-    with pytest.raises(Terminated):
-        _signal_and_wait(signal.SIGTERM)
+    assert capsys.readouterr().err == "terminated\ninterrupted\ninterrupted\n"
+
+
+@pytest.mark.parametrize(
+    ("first", "raised"),
+    [(signal.SIGTERM, Terminated), (signal.SIGINT, Interrupted)],
+    ids=["sigterm", "sigint"],
+)
+def test_the_first_signal_stops_the_run_and_later_ones_are_dropped(
+    first: signal.Signals, raised: type[Stopped]
+) -> None:
+    stop_on_signals()
+    with pytest.raises(raised):
+        _signal_and_wait(first)
+    for later in (signal.SIGINT, signal.SIGTERM):  # while the run unwinds: nothing
+        os.kill(os.getpid(), later)
+        time.sleep(0.01)
+
+
+def test_a_signal_ignored_at_start_stays_ignored() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a background job's
+    stop_on_signals()
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    settle()
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.01)
 
 
 def _signal_and_wait(signum: int) -> None:
     os.kill(os.getpid(), signum)
     time.sleep(5)  # the handler raises long before this ends
+
+
+@pytest.mark.parametrize(
+    ("stop", "code", "word"),
+    [
+        pytest.param(Terminated(), 143, "terminated", id="stopped-outside-a-command"),
+        pytest.param(KeyboardInterrupt(), 130, "interrupted", id="ctrl-c-before-the-handler"),
+    ],
+)
+def test_main_ends_a_run_stopped_outside_a_command_with_its_status(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stop: BaseException,
+    code: int,
+    word: str,
+) -> None:
+    """Raised while typer imports or parses (no command wraps it), and after the run
+    the signals change nothing."""
+
+    def stopped(arguments: list[str]) -> object:
+        del arguments
+        raise stop
+
+    monkeypatch.setattr(cli, "_command", stopped)
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == code
+    assert capsys.readouterr() == ("", word + "\n")
+    assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    os.kill(os.getpid(), signal.SIGTERM)  # dropped: the run is over
+    time.sleep(0.01)
+
+
+def test_a_word_with_no_stderr_to_say_it_on_still_gives_the_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Closed(io.StringIO):
+        def write(self, text: str) -> int:
+            raise ValueError(f"I/O operation on closed file: {text!r}")
+
+    monkeypatch.setattr(sys, "stderr", Closed())
+    assert Interrupted().end() == 130
 
 
 def test_main_runs_a_typer_command_and_exits_with_its_code(
@@ -305,3 +377,54 @@ def test_main_runs_a_typer_command_and_exits_with_its_code(
         main()
     assert exited.value.code == 0
     assert '"rule_types"' in capsys.readouterr().out
+
+
+# -- what killed runs left beside an output file ----------------------------------------------
+
+
+def test_a_write_removes_what_killed_runs_left_and_nothing_else(tmp_path: Path) -> None:
+    """Beside ``out.json``: a killed run's temporary file (removed), one a live run holds
+    locked, and files that only look alike — another output's, a name that is not hex, a
+    link, a folder, a FIFO (all kept)."""
+    left = tmp_path / ".out.json.0123456789ab.tmp"
+    left.write_text("killed", encoding="utf-8")
+    live = tmp_path / ".out.json.aaaaaaaaaaaa.tmp"
+    kept = [
+        live,
+        tmp_path / ".other.json.0123456789ab.tmp",
+        tmp_path / ".out.json.0123456789AB.tmp",
+        tmp_path / ".out.json.0123456789a.tmp",
+        tmp_path / "out.json.0123456789ab.tmp",
+    ]
+    for path in kept:
+        path.write_text("kept", encoding="utf-8")
+    (tmp_path / ".out.json.bbbbbbbbbbbb.tmp").symlink_to(left)
+    (tmp_path / ".out.json.cccccccccccc.tmp").mkdir()
+    os.mkfifo(tmp_path / ".out.json.dddddddddddd.tmp")
+    names = {path.name for path in tmp_path.iterdir()} - {left.name}
+    with open(live, "rb") as writing:
+        fcntl.flock(writing.fileno(), fcntl.LOCK_EX)  # as the run writing it holds it
+        write_atomic(tmp_path / "out.json", "new")
+    assert {path.name for path in tmp_path.iterdir()} == names | {"out.json"}
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == "new"
+
+
+def test_a_temporary_file_taken_before_it_was_locked_gets_another_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run clearing what killed runs left can find a new temporary file in the instant
+    between its creation and its lock, and remove it: the writer then makes another."""
+    flock = fcntl.flock
+    made: list[str] = []
+
+    def after_a_clearing_run(handle: int, operation: int) -> None:
+        if operation == fcntl.LOCK_EX and not made:
+            (found,) = tmp_path.glob(".out.json.*.tmp")
+            made.append(found.name)
+            found.unlink()
+        flock(handle, operation)
+
+    monkeypatch.setattr(fcntl, "flock", after_a_clearing_run)
+    write_atomic(tmp_path / "out.json", "new")
+    assert made
+    assert [path.name for path in tmp_path.iterdir()] == ["out.json"]

@@ -22,24 +22,40 @@ def __getattr__(name: str) -> typer.Typer:
 
 def main() -> None:
     """Console-script entry point."""
-    from textcontract.cli._errors import terminate_on_sigterm
+    from textcontract.cli._signals import Interrupted, Stopped, settle, stop_on_signals
+
+    running = _threads()
+    code: object = None
+    try:
+        try:
+            stop_on_signals()  # first: SIGINT and SIGTERM end the run with 130 and 143
+            code = _command(sys.argv[1:])
+        finally:
+            settle()  # the run is over: a signal from now on changes nothing
+    except Stopped as stopped:  # outside a command: an import, typer's parsing
+        code = stopped.end()
+    except KeyboardInterrupt:  # Ctrl-C before the handler was set
+        code = Interrupted().end()
+    _leave(code, running)
+
+
+def _command(arguments: list[str]) -> object:
+    """Run the command ``arguments`` name; its exit code."""
     from textcontract.cli._fast import fast_check
 
-    terminate_on_sigterm()
-    running = _threads()
-    arguments = sys.argv[1:]
     code = fast_check(arguments)
-    if code is None:
-        from textcontract.cli._app import COMMAND_MODULES, build_app
+    if code is not None:
+        return code
+    from textcontract.cli._app import COMMAND_MODULES, build_app
 
-        # Only the invoked command's module is imported; anything else (no command, --help,
-        # --version, a mistyped command) gets the application with every command.
-        command = arguments[0] if arguments else None
-        try:
-            build_app(command if command in COMMAND_MODULES else None)()
-        except SystemExit as exited:
-            _leave(exited.code, running)
-    _leave(code, running)
+    # Only the invoked command's module is imported; anything else (no command, --help,
+    # --version, a mistyped command) gets the application with every command.
+    command = arguments[0] if arguments else None
+    try:
+        build_app(command if command in COMMAND_MODULES else None)()
+    except SystemExit as exited:
+        return exited.code
+    return None
 
 
 def _threads() -> set[object]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
@@ -36,7 +37,14 @@ __all__ = [
     "write_atomic",
 ]
 
+try:
+    import fcntl
+except ImportError:  # no flock: temporary files of killed runs are left where they are
+    fcntl = None  # type: ignore[assignment]
+
 _SET_FILE_SUFFIX = ".json"
+_TOKEN_BYTES = 6
+"""Random bytes in a temporary file's name (``.NAME.<12 hex digits>.tmp``)."""
 _RENAME_EXCHANGE = 2  # renameat2(2) flag: swap two paths atomically (Linux)
 _AT_FDCWD = -100
 
@@ -142,18 +150,77 @@ class OutputFile:
             raise _failure("output", self._display, exc) from None
 
 
+def _temporary_name(target: Path) -> str:
+    return f".{target.name}.{os.urandom(_TOKEN_BYTES).hex()}.tmp"
+
+
 def _create_beside(target: Path, existing: os.stat_result | None) -> tuple[int, Path]:
-    """A new file next to ``target`` (mode ``0666 & ~umask``, or ``existing``'s mode)."""
+    """A new file next to ``target`` (mode ``0666 & ~umask``, or ``existing``'s mode),
+    locked (:func:`_claimed`) for as long as a descriptor of it is open."""
     while True:
-        temporary = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
+        temporary = target.with_name(_temporary_name(target))
         try:
             handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
             continue
-        break
+        if _claimed(handle, temporary):
+            break
+        os.close(handle)  # another run removed it as a killed run's, just made: a new name
     if existing is not None:
         _keep_owner_and_mode(handle, existing)
     return handle, temporary
+
+
+def _claimed(handle: int, path: Path) -> bool:
+    """Lock the file just created at ``path``; whether ``path`` still names it (a run
+    clearing what killed runs left may have taken it before it was locked)."""
+    if fcntl is None:
+        return True
+    fcntl.flock(handle, fcntl.LOCK_EX)  # held by a clearing run for an instant at most
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(handle)
+    return (found.st_dev, found.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def _remove_left_behind(target: Path, own: Path) -> None:
+    """Remove the temporary files beside ``target`` that runs killed while writing it left
+    (``.NAME.<12 hex digits>.tmp``, regular files): those no live run holds locked."""
+    if fcntl is None:
+        return
+    pattern = re.compile(
+        re.escape(f".{target.name}.") + f"[0-9a-f]{{{2 * _TOKEN_BYTES}}}" + r"\.tmp"
+    )
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name != own.name and pattern.fullmatch(entry.name):
+            _remove_if_abandoned(entry.path)
+
+
+def _remove_if_abandoned(path: str) -> None:
+    """Remove the regular file at ``path`` unless a live run holds it locked."""
+    assert fcntl is not None
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return
+    try:
+        found = os.fstat(handle)
+        if not stat.S_ISREG(found.st_mode):
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        current = os.lstat(path)
+        if (current.st_dev, current.st_ino) == (found.st_dev, found.st_ino):
+            os.unlink(path)
+    except OSError:
+        return  # locked by the run writing it, gone already, or not ours to remove
+    finally:
+        os.close(handle)
 
 
 def _keep_owner_and_mode(handle: int, existing: os.stat_result) -> None:
@@ -229,9 +296,11 @@ def atomic_file(path: Path) -> Iterator[OutputFile]:
         return
     try:
         handle, temporary = _create_beside(plan.target, plan.existing)
+        lock = os.dup(handle)  # the lock outlives the stream's close, until the rename
     except OSError as exc:
         raise _failure("output", display, exc) from None
     try:
+        _remove_left_behind(plan.target, temporary)
         with _closed_after(open(handle, "wb"), display) as stream:
             sink = OutputFile(stream, display)
             yield sink
@@ -240,6 +309,8 @@ def atomic_file(path: Path) -> Iterator[OutputFile]:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    finally:
+        os.close(lock)
     _sync_folder(plan.target.parent)
 
 

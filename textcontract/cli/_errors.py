@@ -9,47 +9,23 @@ from __future__ import annotations
 
 import functools
 import os
-import signal
 import sys
 from collections.abc import Callable
-from types import FrameType
 from typing import ParamSpec
 
+from textcontract.cli._signals import Interrupted, Stopped
 from textcontract.errors import ExitCode, InputError, TextcontractError
 
 __all__ = [
-    "INTERRUPTED",
     "PIPE_CLOSED",
-    "TERMINATED",
-    "Terminated",
     "exits_with_codes",
     "failure_exit_code",
-    "terminate_on_sigterm",
 ]
 
 P = ParamSpec("P")
 
-INTERRUPTED = 128 + signal.SIGINT
-"""Exit code after Ctrl-C (130), as shells report a process ended by SIGINT."""
-TERMINATED = 128 + signal.SIGTERM
-"""Exit code after SIGTERM (143)."""
 PIPE_CLOSED = 141
 """Exit code when the reader of stdout went away (128 + SIGPIPE), as ``yes | head`` gives."""
-
-
-class Terminated(BaseException):
-    """Raised in the main thread on SIGTERM, so that temporary files and worker processes
-    are cleaned up as on Ctrl-C. A ``BaseException``: ``except Exception`` must not stop it."""
-
-
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    del signum, frame
-    raise Terminated
-
-
-def terminate_on_sigterm() -> None:
-    """Turn SIGTERM into :class:`Terminated` (the console script does this at start)."""
-    signal.signal(signal.SIGTERM, _raise_terminated)
 
 
 def _say(line: str) -> None:
@@ -72,8 +48,8 @@ def failure_exit_code(error: BaseException) -> int:
 
     Input errors print every problem (file:line:column: key: message) and give 2; a
     refused artifact set 4; a dead worker or another failure of textcontract that it
-    recognises, one line and 3; Ctrl-C 130, SIGTERM 143, a closed stdout pipe 141 (no
-    message: the reader chose to stop). Anything else is a bug: exit 3 with its
+    recognises, one line and 3; Ctrl-C 130, SIGTERM 143 (:mod:`._signals`), a closed stdout
+    pipe 141 (no message: the reader chose to stop). Anything else is a bug: exit 3 with its
     traceback, to be reported.
     """
     if isinstance(error, InputError):
@@ -83,12 +59,10 @@ def failure_exit_code(error: BaseException) -> int:
     if isinstance(error, TextcontractError):
         _say(f"error: {error}")
         return int(error.exit_code)
-    if isinstance(error, KeyboardInterrupt):
-        _say("interrupted")
-        return INTERRUPTED
-    if isinstance(error, Terminated):
-        _say("terminated")
-        return TERMINATED
+    if isinstance(error, Stopped):
+        return error.end()
+    if isinstance(error, KeyboardInterrupt):  # raised where no handler of ours was set
+        return Interrupted().end()
     if isinstance(error, BrokenPipeError):
         _silence_stdout()
         return PIPE_CLOSED
