@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from textcontract._pool import Pool, start_method
+from textcontract.cli._signals import stop_on_signals
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = ["--contract", str(ROOT / "fixtures" / "orders" / "textcontract.yaml")]
@@ -253,19 +254,23 @@ def _worker_view(state: int, item: int) -> tuple[int, bool, bool, bool]:
         item,
         os.getpid() != state,
         signal.getsignal(signal.SIGTERM) == signal.SIG_DFL,
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler,
+        signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
     )
 
 
 def test_a_forked_worker_has_the_signal_handlers_of_a_spawned_one() -> None:
-    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # as the console script does
+    """Not the run's (a forked worker inherits them): SIGTERM ends a worker, and it ignores
+    SIGINT, which the run it works for handles."""
+    previous = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGINT)}
+    stop_on_signals()  # as the console script does
     try:
         with Pool[int](2, "check", fork=True) as pool:
             pool.launch()
             pool.start(64)
             seen = list(pool.map(_worker_view, range(64), 1, os.getpid(), lambda: _state))
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     assert [entry[0] for entry in seen] == list(range(64))
     in_workers = [entry[1:] for entry in seen if entry[1]]
     assert in_workers  # some items were done by the worker
