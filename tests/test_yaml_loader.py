@@ -264,7 +264,9 @@ def test_error_class_is_the_callers() -> None:
 def test_empty_document_is_none(text: str) -> None:
     value, positions = load_yaml(text, "c.yaml")
     assert value is None
-    assert positions.value(("anything",)) == Location("c.yaml")
+    # the start of the file: every problem of an empty file has a position (SPEC §21)
+    assert positions.value(("anything",)) == Location("c.yaml", 1, 1)
+    assert positions.key(("anything",), "x") == Location("c.yaml", 1, 1, key="x")
 
 
 _NESTED = """\

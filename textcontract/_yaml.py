@@ -156,8 +156,8 @@ class Positions:
     def value(self, path: Sequence[str | int], key: str | None = None) -> Location:
         """Where the value at ``path`` (or its nearest recorded ancestor) starts."""
         _, marks = self._nearest(path)
-        if marks is None:
-            return Location(self.file, key=key)
+        if marks is None:  # an empty document: its start
+            return Location(self.file, 1, 1, key=key)
         return Location(self.file, marks.value[0], marks.value[1], key=key)
 
     def start(self, path: Sequence[str | int]) -> tuple[int, int] | None:
@@ -168,8 +168,8 @@ class Positions:
     def key(self, path: Sequence[str | int], key: str | None = None) -> Location:
         """Where the mapping key of ``path`` starts (its value's place if it has no key)."""
         found, marks = self._nearest(path)
-        if marks is None:
-            return Location(self.file, key=key)
+        if marks is None:  # an empty document: its start
+            return Location(self.file, 1, 1, key=key)
         line, column = marks.key if marks.key is not None and found == tuple(path) else marks.value
         return Location(self.file, line, column, key=key)
 

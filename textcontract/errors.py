@@ -107,7 +107,11 @@ class Problem:
     hint: str | None = None
 
     def render(self) -> str:
-        text = f"{self.location}: "
+        """``file:line:column: key: message (hint)``; a problem of the command line itself
+        (a usage error) has no place to name, so it is the message alone."""
+        where = self.location
+        placed = where.file is not None or where.line is not None or where.byte_offset is not None
+        text = f"{where}: " if placed else ""
         if self.location.key is not None:
             text += f"{self.location.key}: "
         text += self.message

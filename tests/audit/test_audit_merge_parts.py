@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -194,8 +195,17 @@ def test_records_round_trip_and_refuse_other_shapes() -> None:
         case_record_from_json(excluded)
 
 
-@pytest.mark.parametrize("text", ["2/1", "x", "0/0"])
-def test_a_shard_is_k_of_n(text: str) -> None:
-    with pytest.raises(ValueError, match=r"K/N|between 1 and N"):
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("2/1", "shard 2/1: K must be between 1 and N (1/1 to 1/1)"),
+        ("x", "expected K/N, shard K of N counted from 1 (e.g. 2/4), got 'x'"),
+        ("01/2", "expected K/N, shard K of N counted from 1 (e.g. 2/4), got '01/2'"),
+        ("0/0", "N is the number of shards, at least 1, got '0/0'"),
+        ("0/2", "K counts from 1: the shards of 2 are 1/2 to 2/2, got '0/2'"),
+    ],
+)
+def test_a_shard_is_k_of_n(text: str, said: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(said)):
         Shard.parse(text)
     assert str(Shard(1, 2)) == "1/2"

@@ -303,10 +303,10 @@ def test_usage_errors_of_the_new_options(route: Route) -> None:
     code, _, err = route("check", document, *CONTRACT, "-v", "-q")
     assert (code, err) == (
         2,
-        "error: <input>: --verbose and --quiet exclude each other; give one\n",
+        "error: --verbose and --quiet exclude each other; give one\n",
     )
     code, _, err = route("check", document, "--batch", "x.jsonl", *CONTRACT)
-    assert (code, err) == (2, "error: <input>: give documents (DOC…) or --batch FILE, not both\n")
+    assert (code, err) == (2, "error: give documents (DOC…) or --batch FILE, not both\n")
     code, _, err = route("check", document, *CONTRACT, "--jobs", "0")
     assert code == 2
     assert "--jobs" in err

@@ -58,14 +58,19 @@ def test_check_junit_has_a_suite_per_document_and_a_case_per_check(tmp_path: Pat
     for case in first:
         results = case.result
         kinds.append((case.classname, case.name, type(results[0]).__name__ if results else "pass"))
+    claims = "claims-match-order CLAIM_STATE_MISMATCH surface:body"
     assert kinds == [
-        ("claims-match-order", "CLAIM_STATE_MISMATCH surface:body", "pass"),
-        ("claims-match-order", "CLAIM_STATE_MISMATCH surface:body", "Failure"),
-        ("no-refund-promise", "NO_REFUND_PROMISE surface:body", "Failure"),
-        ("subject-names-order", "PATTERN_TIMEOUT surface:subject", "Error"),
-        ("tone", "FORBIDDEN_PATTERN surface:body", "pass"),  # advisory: passes
-        ("status-shipped", "FACT_UNAVAILABLE state:current:order.status", "Skipped"),
-        ("links", "LINK_DOMAIN surface:body", "Failure"),
+        ("claims-match-order", f"{claims} order.id", "pass"),  # a claims check names its key
+        ("claims-match-order", f"{claims} order.total", "Failure"),
+        ("no-refund-promise", "no-refund-promise NO_REFUND_PROMISE surface:body", "Failure"),
+        ("subject-names-order", "subject-names-order PATTERN_TIMEOUT surface:subject", "Error"),
+        ("tone", "tone FORBIDDEN_PATTERN surface:body", "pass"),  # advisory: passes
+        (
+            "status-shipped",
+            "status-shipped FACT_UNAVAILABLE state:current:order.status",
+            "Skipped",
+        ),
+        ("links", "links LINK_DOMAIN surface:body", "Failure"),
     ]
     cases = list(first)
     failure = cases[2].result[0]
@@ -78,6 +83,35 @@ def test_check_junit_has_a_suite_per_document_and_a_case_per_check(tmp_path: Pat
     assert isinstance(cases[5].result[0], Skipped)
     second = suites[1]  # block_heuristics: false, so the heuristic violation passes
     assert (second.tests, second.failures, second.errors, second.skipped) == (2, 0, 0, 0)
+
+
+def test_case_names_are_unique_within_a_suite(tmp_path: Path) -> None:
+    """SPEC §21: two rules of one suite never share a name, and the same check twice (two
+    identical findings of one rule) is told apart by a number."""
+
+    def forbidden(rule: str, code: str = "FORBIDDEN_PATTERN", premise: str = "") -> Any:
+        evidence = [{"premise": premise}] if premise else []
+        kind = "heuristic"
+        return check(rule, "T", kind, "violated", code, "surface:body", "m", evidence)
+
+    reoffer = "SETTLED_PREMISE_REOFFER"
+    checks = [
+        forbidden("a"),
+        forbidden("b"),
+        forbidden("b"),
+        forbidden("c", reoffer, "p"),
+        forbidden("c", reoffer, "q"),
+    ]
+    built = report(checks, source="mail.md")
+    xml = read(check_xml([CheckedDocument("mail.md", built)]), tmp_path)
+    names = [case.name for suite in xml for case in suite]
+    assert names == [
+        "a FORBIDDEN_PATTERN surface:body",
+        "b FORBIDDEN_PATTERN surface:body",
+        "b FORBIDDEN_PATTERN surface:body #2",
+        "c SETTLED_PREMISE_REOFFER surface:body p",
+        "c SETTLED_PREMISE_REOFFER surface:body q",
+    ]
 
 
 def test_times_are_zero_and_the_output_is_deterministic() -> None:

@@ -164,7 +164,7 @@ def test_a_missing_path_an_empty_folder_and_a_context_file_are_input_errors(
 
 def test_standard_input_can_be_read_once() -> None:
     _, problems = _found("-", "-")
-    assert problems == ["<input>: standard input ('-') can be read only once"]
+    assert problems == ["standard input ('-') can be read only once"]
 
 
 def test_a_name_that_is_not_utf8_is_refused(tmp_path: Path) -> None:

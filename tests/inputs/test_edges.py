@@ -162,9 +162,7 @@ def test_a_batch_gone_before_the_second_pass_is_named(tmp_path: Path) -> None:
 
 
 def test_a_batch_from_stdin_needs_a_stdin() -> None:
-    assert _problems(batch="-", stdin=None) == [
-        "<input>: there is no standard input to read the batch from"
-    ]
+    assert _problems(batch="-", stdin=None) == ["there is no standard input to read the batch from"]
 
 
 def test_a_file_unreadable_in_the_first_pass_is_named(tmp_path: Path) -> None:

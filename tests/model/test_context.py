@@ -237,7 +237,7 @@ def test_integers_python_cannot_write_are_input_errors_from_the_library(digits: 
     with pytest.raises(InputError) as caught:
         Context.from_json({"order.total": huge})
     assert caught.value.problems[0].render() == (
-        '<input>: "order.total": integer of more than 4300 digits is too long to read '
+        '"order.total": integer of more than 4300 digits is too long to read '
         "(the limit is 4300 digits, Python's int/str conversion limit)"
     )
     with pytest.raises(InputError):

@@ -125,7 +125,7 @@ def _shard(text: str, output_format: AuditFormat) -> Shard:
     try:
         shard = Shard.parse(text)
     except ValueError as error:
-        raise InputError.at(f"--shard: {error}", "--shard") from None
+        raise InputError.at(str(error), "--shard") from None
     if output_format is not AuditFormat.json:
         raise InputError.at(
             "--shard writes a part file for `textcontract merge`: use --format json", "--shard"

@@ -15,11 +15,13 @@ no help page imports pydantic).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from typer import BadParameter
 from typer.core import TyperCommand, TyperGroup
 
-__all__ = ["Command", "Group"]
+__all__ = ["Command", "Group", "choice_message"]
 
 
 def _unset_is_false(option: Any) -> Any:
@@ -27,6 +29,32 @@ def _unset_is_false(option: Any) -> Any:
     if option is not None and option.default is None:
         option.default = False
     return option
+
+
+_QUOTED = r"'(?:[^'\\]|\\.)*'" + "|" + r'"(?:[^"\\]|\\.)*"'
+_NOT_A_CHOICE = re.compile(rf"(?:Value error, )?({_QUOTED}) is not one of (.*)\.\Z", re.DOTALL)
+
+
+def choice_message(message: str) -> str:
+    """typer's message for a value that is not one of an option's choices, said as every
+    other input error of textcontract says it, with a "did you mean" when one is close
+    (``'jsn' is not one of text, json, jsonl (did you mean 'json'?)``); other messages as
+    they are."""
+    found = _NOT_A_CHOICE.match(message)
+    if found is None:
+        return message
+    import ast
+
+    from textcontract.fields import did_you_mean
+
+    try:
+        given = ast.literal_eval(found.group(1))
+        choices = [ast.literal_eval(choice) for choice in re.findall(_QUOTED, found.group(2))]
+    except (ValueError, SyntaxError):
+        return message
+    said = f"{given!r} is not one of {', '.join(choices)}"
+    hint = did_you_mean(given, choices)
+    return f"{said} ({hint})" if hint else said
 
 
 class Group(TyperGroup):
@@ -42,6 +70,13 @@ class Command(TyperCommand):
 
     def get_help_option(self, ctx: Any) -> Any:
         return _unset_is_false(super().get_help_option(ctx))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except BadParameter as error:
+            error.message = choice_message(error.message)
+            raise
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []

@@ -80,8 +80,13 @@ def source_revision(
 
 
 def checked_mode(text: str | None) -> str | None:
+    from textcontract.fields import did_you_mean
     from textcontract.strength import MODES
 
     if text is not None and text not in MODES:
-        raise InputError.at(f"{text!r} is not one of {', '.join(MODES)}", key="--mode")
+        raise InputError.at(
+            f"{text!r} is not one of {', '.join(MODES)}",
+            key="--mode",
+            hint=did_you_mean(text, MODES),
+        )
     return text

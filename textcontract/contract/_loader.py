@@ -62,6 +62,13 @@ class _Load:
             self.problems.extend(error.problems)
             return None
         reader = FieldReader(source.display, positions, problems=self.problems)
+        if data is None:  # nothing but comments and blank lines
+            reader.problem(
+                (),
+                "the contract is empty: expected a mapping with at least 'textcontract: 1' "
+                "and 'id'",
+            )
+            return None
         if not isinstance(data, dict):
             reader.mapping(data)
             return None

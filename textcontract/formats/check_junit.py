@@ -1,5 +1,9 @@
 """``check --format junit``: one ``<testsuite>`` per document, one ``<testcase>`` per check.
 
+A case's ``classname`` is the rule id and its ``name`` ``RULE CODE SCOPE`` with, for a
+claims check, its claim key (for SettledPremise, its premise); a name met again in the suite
+gets ``#2``, ``#3``…, so names are unique within a suite (SPEC §21).
+
 A check that rejects the document (violated and blocking under the report's policy) is a
 ``<failure>`` whose body holds the evidence; an ``error`` check is an ``<error>``; an
 undetermined one is ``<skipped>``; an advisory violation passes with its message in
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from textcontract.formats.check_findings import CheckedDocument, blocks, region_of
@@ -53,18 +57,37 @@ def _shown_item(item: Any) -> Any:
     return item
 
 
+def _case_name(check: Mapping[str, Any]) -> str:
+    """``RULE CODE SCOPE``, then what tells the checks of one rule and scope apart: the claim
+    key of a claims check, the premise of a SettledPremise check (when the scope lacks it)."""
+    name = f"{check['rule_id']} {check['code']} {check['scope']}"
+    for item in (check.get("evidence") or ())[:1]:
+        if not isinstance(item, Mapping):
+            continue
+        for field in ("key", "premise"):
+            detail = item.get(field)
+            if isinstance(detail, str) and detail not in str(check["scope"]):
+                return f"{name} {detail}"
+    return name
+
+
+def _unique_names(checks: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Every check's case name, unique within the suite: a name met again gets ``#2``, ``#3``…
+    (SPEC §21: dashboards key test results by name)."""
+    seen: dict[str, int] = {}
+    names = []
+    for check in checks:
+        name = _case_name(check)
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    return names
+
+
 def _testcase(
-    check: Mapping[str, Any], document: CheckedDocument, policy: Mapping[str, Any]
+    check: Mapping[str, Any], name: str, document: CheckedDocument, policy: Mapping[str, Any]
 ) -> tuple[ET.Element, str | None]:
     """The case and what it counts as: ``failures``, ``errors``, ``skipped`` or None (passed)."""
-    case = element(
-        "testcase",
-        {
-            "classname": check["rule_id"],
-            "name": f"{check['code']} {check['scope']}",
-            "time": "0",
-        },
-    )
+    case = element("testcase", {"classname": check["rule_id"], "name": name, "time": "0"})
     status, message = check["status"], str(check.get("message") or "")
     counted: str | None = None
     fails = status == "error" or (status == "violated" and blocks(check, policy))
@@ -101,8 +124,9 @@ def _suite(document: CheckedDocument) -> ET.Element:
     policy = report.get("policy") or {}
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     cases = []
-    for check in report.get("checks") or ():
-        case, counted = _testcase(check, document, policy)
+    checks = list(report.get("checks") or ())
+    for check, name in zip(checks, _unique_names(checks), strict=True):
+        case, counted = _testcase(check, name, document, policy)
         cases.append(case)
         counts["tests"] += 1
         if counted is not None:

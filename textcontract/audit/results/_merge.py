@@ -105,7 +105,8 @@ class MergedAudit:
 
 
 def _bad(part: Part, key: str, message: str) -> InputError:
-    return InputError(Problem(f"{key}: {message}", Location(part.name, key=key)))
+    """A problem of a part file at ``key`` (``$``: the file as a whole, named alone)."""
+    return InputError(Problem(message, Location(part.name, key=None if key == "$" else key)))
 
 
 def _refused(part: Part, message: str) -> RefusedArtifactSet:

@@ -30,7 +30,7 @@ __all__ = ["SHARD_HASH", "Shard", "shard_block"]
 SHARD_HASH = "sha256-u64be-mod"
 """The name part files give the hash above; a part with another is refused."""
 
-_SPEC = re.compile(r"([1-9][0-9]*)/([1-9][0-9]*)\Z")
+_SPEC = re.compile(r"(0|[1-9][0-9]*)/(0|[1-9][0-9]*)\Z")
 
 
 @dataclass(frozen=True)
@@ -42,15 +42,26 @@ class Shard:
 
     def __post_init__(self) -> None:
         if not 1 <= self.index <= self.count:
-            raise ValueError(f"shard {self.index}/{self.count}: K must be between 1 and N")
+            raise ValueError(
+                f"shard {self.index}/{self.count}: K must be between 1 and N "
+                f"(1/{self.count} to {self.count}/{self.count})"
+            )
 
     @classmethod
     def parse(cls, text: str) -> Shard:
         """``"K/N"``; :class:`ValueError` with a message for anything else."""
         found = _SPEC.match(text.strip())
         if found is None:
-            raise ValueError(f"expected K/N (e.g. 2/4), got {text!r}")
-        return cls(int(found.group(1)), int(found.group(2)))
+            raise ValueError(f"expected K/N, shard K of N counted from 1 (e.g. 2/4), got {text!r}")
+        index, count = int(found.group(1)), int(found.group(2))
+        if count == 0:
+            raise ValueError(f"N is the number of shards, at least 1, got {text!r}")
+        if index == 0:
+            raise ValueError(
+                f"K counts from 1: the shards of {count} are 1/{count} to {count}/{count}, "
+                f"got {text!r}"
+            )
+        return cls(index, count)
 
     @staticmethod
     def of(case_id: str, count: int) -> int:
