@@ -146,13 +146,17 @@ def run_check(request: CheckRequest) -> int:
 
 def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int:
     from textcontract.engine import check_inputs, render_inputs
-    from textcontract.inputs import read_baseline, read_inputs, request_problems
+    from textcontract.inputs import read_inputs, request_problems
 
     problems = request_problems(request.documents, request.batch)
     if problems:
         raise InputError(problems)
     check_output_file(request.output)
-    baseline = None if request.baseline is None else read_baseline(request.baseline)
+    baseline = None
+    if request.baseline is not None:
+        from textcontract.inputs import read_baseline
+
+        baseline = read_baseline(request.baseline)
     definition = resolve_contract(request.contract)
     if pool is not None:
         pool.launch()  # forked: everything imported, nothing read yet (once launched, no-op)

@@ -5,7 +5,8 @@ first pass of a ``check`` run over everything it names (SPEC §11), and
 :func:`load_input` reads each input again in the second.
 """
 
-from textcontract.inputs._baseline import read_baseline
+from typing import TYPE_CHECKING, Any
+
 from textcontract.inputs._batch import BatchCase, parse_case
 from textcontract.inputs._discover import (
     CONTEXT_SUFFIX,
@@ -38,6 +39,19 @@ from textcontract.inputs._items import (
 )
 from textcontract.inputs._markdown import parse_markdown, split_front_matter
 from textcontract.inputs._plan import CheckInputs, read_inputs, request_problems
+
+if TYPE_CHECKING:
+    from textcontract.inputs._baseline import read_baseline
+
+
+def __getattr__(name: str) -> Any:
+    # a baseline reader loads only for `check --baseline`, not on every check
+    if name == "read_baseline":
+        from textcontract.inputs._baseline import read_baseline
+
+        return read_baseline
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CONTEXT_SUFFIX",
