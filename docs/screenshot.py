@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from tests.formats.chromium import chromium_path, launch  # noqa: E402
 
 TARGET = ROOT / "docs" / "audit-report.png"
-WIDTH, HEIGHT = 1200, 2000
+WIDTH, HEIGHT = 1200, 2600
 
 
 def main() -> int:

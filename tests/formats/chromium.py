@@ -110,14 +110,19 @@ class Page:
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
 
-    def screenshot(self, path: Path, width: int, height: int) -> None:
+    def emulate(self, width: int, height: int, *, mobile: bool = False) -> None:
+        """A screen of ``width`` × ``height`` CSS pixels; ``mobile`` as a phone shows a page
+        (the viewport meta tag applies, and a page wider than the screen is zoomed out)."""
         self.call(
             "Emulation.setDeviceMetricsOverride",
             width=width,
             height=height,
             deviceScaleFactor=1,
-            mobile=False,
+            mobile=mobile,
         )
+
+    def screenshot(self, path: Path, width: int, height: int, *, mobile: bool = False) -> None:
+        self.emulate(width, height, mobile=mobile)
         data = self.call("Page.captureScreenshot", format="png")["data"]
         path.write_bytes(base64.b64decode(data))
 

@@ -1,5 +1,8 @@
 """``audit --format html`` opened in a real headless Chromium: it loads with no console
-error and no network request, its figures are the report's, and its filters work."""
+error and no network request, its figures and charts are the report's, its filters count
+what the figures count and work, and it reads at 375 px and 1280 px without sideways
+scrolling (a screenshot of each width is written into the test's ``tmp_path``: run with
+``--basetemp=DIR`` to keep them in DIR)."""
 
 from __future__ import annotations
 
@@ -15,8 +18,8 @@ from typer.testing import CliRunner
 from tests.formats.chromium import Page
 from tests.formats.ci_builders import FIXTURES, small_audit
 from textcontract.cli import app
-from textcontract.formats.audit_html import render_audit_html
-from textcontract.formats.audit_terms import interval_text, number_text
+from textcontract.formats.audit_html import FILTERS, render_audit_html
+from textcontract.formats.audit_terms import OUTCOMES, interval_text, number_text
 
 
 @pytest.fixture(scope="module")
@@ -118,23 +121,50 @@ def test_every_variant_is_shown_with_its_outcome(
     assert "<del>" in changed
 
 
-@pytest.mark.parametrize("outcome", ["undetected", "not-preserved", "excluded", "detected"])
-def test_a_filter_click_hides_every_other_variant(
-    page: Page, shipped: tuple[Path, dict[str, Any]], outcome: str
+def _filtered(report: dict[str, Any], group: str) -> list[dict[str, Any]]:
+    """The rows a filter shows: the excluded ones, the canaries, or an outcome's others."""
+    if group == "excluded":
+        return list(report["excluded"])
+    if group == "canary":
+        return [v for v in report["variants"] if v["canary"]]
+    return [v for v in report["variants"] if v["outcome"] == group and not v["canary"]]
+
+
+def test_the_filters_count_what_the_figures_count(
+    page: Page, shipped: tuple[Path, dict[str, Any]]
 ) -> None:
     path, report = shipped
     page.open(path.as_uri())
-    page.click(f'#filters button[data-filter="{outcome}"]')
+    shown = page.evaluate(
+        "Object.fromEntries(Array.from(document.querySelectorAll('#filters button'))"
+        ".map(b => [b.dataset.filter, Number(b.textContent.match(/\\((\\d+)\\)$/)[1])]))"
+    )
+    detection, preservation = report["detection"], report["preservation"]
+    assert shown == {
+        "all": len(report["variants"]) + len(report["excluded"]),
+        "detected": detection["detected"],
+        "undetected": detection["eligible"] - detection["detected"],
+        "preserved": preservation["preserved"],
+        "not-preserved": preservation["eligible"] - preservation["preserved"],
+        "excluded": len(report["excluded"]),
+        "canary": report["canaries"]["total"],
+    }
+    assert (shown["detected"], shown["canary"]) == (18, 1)  # the canary is counted apart
+
+
+@pytest.mark.parametrize("group", [*FILTERS])
+def test_a_filter_click_hides_every_other_variant(
+    page: Page, shipped: tuple[Path, dict[str, Any]], group: str
+) -> None:
+    path, report = shipped
+    page.open(path.as_uri())
+    page.click(f'#filters button[data-filter="{group}"]')
     visible = page.evaluate(
         "Array.from(document.querySelectorAll('.variant')).filter(e => e.offsetParent !== null)"
-        ".map(e => e.dataset.outcome)"
+        ".map(e => [e.dataset.case, e.dataset.variant])"
     )
-    rows = (
-        report["excluded"]
-        if outcome == "excluded"
-        else [v for v in report["variants"] if v["outcome"] == outcome]
-    )
-    assert visible == [outcome] * len(rows)
+    rows = _filtered(report, group)
+    assert sorted(map(tuple, visible)) == sorted((row["case"], row["variant"]) for row in rows)
     assert page.evaluate("document.getElementById('shown').textContent") == str(len(rows))
     hidden_cases = page.evaluate(
         "Array.from(document.querySelectorAll('.case'))"
@@ -145,6 +175,102 @@ def test_a_filter_click_hides_every_other_variant(
     page.click('#filters button[data-filter="all"]')
     assert page.evaluate("document.querySelectorAll('.variant[hidden]').length") == 0
     assert page.problems() == []
+
+
+def _x(value: float) -> float:
+    """Where a figure of 0–1 is drawn on the charts' 320-unit scale (8 to 312)."""
+    return 8 + 304 * value
+
+
+def test_the_figures_chart_draws_each_point_interval_and_threshold(
+    page: Page, shipped: tuple[Path, dict[str, Any]]
+) -> None:
+    path, report = shipped
+    page.open(path.as_uri())
+    rows = page.evaluate(
+        "Array.from(document.querySelectorAll('#figures-chart g.figure-row')).map(g => ({"
+        "name: g.dataset.chart, value: g.dataset.value, low: g.dataset.low, high: g.dataset.high,"
+        " minimum: g.dataset.minimum,"
+        " cx: g.querySelector('circle.point').getAttribute('cx'),"
+        " interval: ['x1', 'x2'].map(a => g.querySelector('line.interval').getAttribute(a)),"
+        " threshold: g.querySelector('line.threshold').getAttribute('x1'),"
+        " visible: g.querySelector('circle.point').getBoundingClientRect().width > 0}))"
+    )
+    minimums = {"detection": 0.75, "preservation": 0.8}  # fixtures/mutations/audit.yaml
+    assert [row["name"] for row in rows] == ["detection", "preservation"]
+    for row in rows:
+        figure = report[row["name"]]
+        value = figure["score" if row["name"] == "detection" else "rate"]
+        low, high = figure["interval95"]
+        assert (float(row["value"]), float(row["low"]), float(row["high"])) == (value, low, high)
+        assert float(row["minimum"]) == minimums[row["name"]]
+        assert float(row["cx"]) == pytest.approx(_x(value), abs=0.01)
+        assert [float(x) for x in row["interval"]] == pytest.approx([_x(low), _x(high)], abs=0.01)
+        assert float(row["threshold"]) == pytest.approx(_x(minimums[row["name"]]), abs=0.01)
+        assert row["visible"]
+
+
+def test_the_families_chart_has_one_bar_per_family_split_by_outcome(
+    page: Page, shipped: tuple[Path, dict[str, Any]]
+) -> None:
+    path, report = shipped
+    page.open(path.as_uri())
+    bars = page.evaluate(
+        "Array.from(document.querySelectorAll('#families-chart g.family-row')).map(g => ["
+        "g.dataset.family, Array.from(g.querySelectorAll('rect.segment')).map(r => ["
+        "r.dataset.outcome, Number(r.dataset.count), Number(r.getAttribute('width')),"
+        " getComputedStyle(r).fill])])"
+    )
+    assert [family for family, _ in bars] == list(report["families"])
+    per_variant = set()
+    for family, segments in bars:
+        assert {outcome: count for outcome, count, _, _ in segments} == report["families"][family]
+        per_variant |= {round(width / count, 6) for _, count, width, _ in segments}
+        assert len({fill for *_, fill in segments}) == len(segments)  # outcomes told apart
+    assert len(per_variant) == 1  # one scale: a bar's length is its number of variants
+    legend = page.evaluate(
+        "Array.from(document.querySelectorAll('#families ul.legend li')).map(l => l.textContent)"
+    )
+    assert legend == list(OUTCOMES)
+
+
+@pytest.mark.parametrize(("width", "mobile"), [(375, True), (1280, False)])
+def test_the_page_reads_without_sideways_scrolling(
+    page: Page, shipped: tuple[Path, dict[str, Any]], tmp_path: Path, width: int, mobile: bool
+) -> None:
+    path, _ = shipped
+    try:
+        page.emulate(width, 1600, mobile=mobile)
+        page.open(path.as_uri())
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        overflow = page.evaluate(
+            f"(() => {{ const width = {width}; const root = document.documentElement;"
+            " const wide = Array.from(document.querySelectorAll('body *')).filter(e => {"
+            "  const box = e.getBoundingClientRect(); const style = getComputedStyle(e);"
+            "  const scrolls = ['auto', 'scroll'].includes(style.overflowX)"
+            "   && e.scrollWidth > e.clientWidth;"
+            "  return box.width > 0 && (box.right > width + 0.5 || scrolls); })"
+            "  .map(e => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 40));"
+            " return {page: root.scrollWidth, viewport: window.innerWidth, wide: wide}; })()"
+        )
+        # nothing reaches past the screen's edge or scrolls inside; a phone does not zoom out
+        assert overflow["wide"] == [], overflow
+        assert overflow["page"] <= width == overflow["viewport"], overflow
+        charts = page.evaluate(
+            "Array.from(document.querySelectorAll('svg.chart'))"
+            ".map(s => s.getBoundingClientRect().width)"
+        )
+        assert len(charts) == 2
+        assert all(0 < chart <= width for chart in charts)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = false; })")
+        shot = tmp_path / f"audit-{width}.png"
+        page.screenshot(shot, width, 1600, mobile=mobile)
+        header = shot.read_bytes()[:24]
+        assert header[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(header[16:20], "big") == width  # the PNG's IHDR width
+        assert page.problems() == []
+    finally:
+        page.call("Emulation.clearDeviceMetricsOverride")
 
 
 def test_the_page_is_self_contained_and_deterministic(shipped: tuple[Path, dict[str, Any]]) -> None:

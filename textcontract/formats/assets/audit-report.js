@@ -10,7 +10,7 @@
       button.setAttribute("aria-pressed", String(button.getAttribute("data-filter") === filter));
     });
     variants.forEach(function (variant) {
-      variant.hidden = filter !== "all" && variant.getAttribute("data-outcome") !== filter;
+      variant.hidden = filter !== "all" && variant.getAttribute("data-group") !== filter;
       if (!variant.hidden) { visible += 1; }
     });
     cases.forEach(function (section) {
