@@ -55,7 +55,9 @@ VALUES: dict[str, Any] = {
 _gap = st.sampled_from(["", " ", "\n", "  \n", "a", "é", "€", "{{ s }}", "{{ u }}", "{{ e }}"])
 _key = st.sampled_from(["k", "k", "total", "città"])
 _value = st.sampled_from(["i", "f", "b", "z", "nz", "n", "s", "u", "e", "astral", "7", "'7'"])
-_print_filter = st.sampled_from(["", "", "|upper", "|e", "|center(12)", "|truncate(3, True, '')"])
+_print_filter = st.sampled_from(
+    ["", "", "|upper", "|e", "|center(12)", "|truncate(3, True, '')", "|replace('o', '0')"]
+)
 _variable = st.sampled_from(["s", "u", "e", "astral", "nul", "forged", "lone"])
 
 

@@ -62,7 +62,8 @@ def test_claim_renders_the_value_and_records_claim_and_anchor() -> None:
         ("shipped", None, "shipped"),
         ("shipped", ">9", "  shipped"),
         ("Straße", None, "Straße"),
-        ("x", "{0}{0}", "xx"),
+        ("x", "{}", "x"),
+        ("x", "{{{:>3}}}", "{  x}"),
     ],
 )
 def test_fmt_is_a_format_spec_or_a_str_format_template(value: Any, fmt: Any, text: str) -> None:
@@ -167,7 +168,8 @@ def test_undefined_value_is_a_render_error_naming_the_variable() -> None:
         ("claim('k', 'x', fmt='.2f')", 'cannot format "x"'),
         ("claim('k', 1, fmt=2)", "fmt must be a string, got 2"),
         ("claim('k', 1, fmt='{:q}')", "fmt '{:q}' cannot format 1"),
-        ("claim('k', 1, fmt='{1}')", "fmt '{1}' cannot format 1"),
+        ("claim('k', 1, fmt='{}{}')", "fmt '{}{}' cannot format 1"),
+        ("claim('k', 1, fmt='{:>')", "fmt '{:>' cannot format 1"),
     ],
 )
 def test_bad_keys_and_formats_are_render_errors(call: str, message: str) -> None:
@@ -379,18 +381,21 @@ def test_keep_trailing_newline_and_text_after_the_last_claim() -> None:
     assert body(document).anchors == {"a": (Anchor(0, 1, "1"),)}
 
 
-def test_filters_that_keep_the_markers_transform_the_anchored_text() -> None:
-    source = "{{ claim('s', 'shipped')|upper }} {{ claim('t', 'a b')|replace(' ', '-') }}"
+def test_filters_that_leave_the_claimed_text_alone_keep_it_anchored() -> None:
+    source = (
+        "[{{ claim('s', 'shipped')|center(11) }}] "
+        "{{ (claim('t', 'a b') ~ ' x y')|replace(' x', '-x') }}"
+    )
     surface = body(render(source))
-    assert surface.text == "SHIPPED a-b"
+    assert surface.text == "[shipped] a b-x y"
     assert surface.claims == {"s": "shipped", "t": "a b"}
-    assert surface.anchors == {"s": (Anchor(0, 7, "SHIPPED"),), "t": (Anchor(8, 11, "a-b"),)}
+    assert surface.anchors == {"s": (Anchor(1, 8, "shipped"),), "t": (Anchor(10, 13, "a b"),)}
 
 
 def test_filter_block_around_claims() -> None:
-    surface = body(render("{% filter upper %}total {{ claim('t', 'x') }}!{% endfilter %}"))
-    assert surface.text == "TOTAL X!"
-    assert surface.anchors == {"t": (Anchor(6, 7, "X"),)}
+    surface = body(render("{% filter upper %}total {{ claim('t', 'X1') }}!{% endfilter %}"))
+    assert surface.text == "TOTAL X1!"
+    assert surface.anchors == {"t": (Anchor(6, 8, "X1"),)}
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ from textcontract.model import (
     new_surface,
 )
 from textcontract.render._errors import RenderError, Site
-from textcontract.render._fast import latin1, read_fast
+from textcontract.render._fast import latin1, printed_as, read_fast
 from textcontract.render._markers import (
     CLAIM_CLOSE,
     CLAIM_OPEN,
@@ -44,7 +44,7 @@ from textcontract.render._markers import (
 )
 from textcontract.render._recorder import Occurrence, Opening, Recorder
 
-__all__ = ["assemble", "checked_text"]
+__all__ = ["ClaimTextChanged", "assemble", "checked_text"]
 
 _AFTER_OPENING = 1 + ID_LENGTH
 _anchor = partial(tuple.__new__, Anchor)  # Anchor((start, end, text)) at C speed
@@ -124,7 +124,7 @@ class _Assembly:
         """Any output, one marker at a time."""
         parts = output.split(self.recorder.separator)
         count = self.recorder.count
-        keys, values = self.recorder.keys, self.recorder.values
+        keys, values, texts = self.recorder.keys, self.recorder.values, self.recorder.texts
         self.printed = [False] * count
         self.current.add(parts[0])
         claim, piece, start = -1, 0, 0
@@ -141,6 +141,8 @@ class _Assembly:
                 if claim < 0:
                     raise self._misplaced(claim, 0, count)
                 text = "".join(builder.pieces[piece:])
+                if not printed_as(text, texts[claim]):
+                    raise ClaimTextChanged(claim, self.recorder.occurrence(claim), text)
                 anchor = _anchor((start, builder.length, text))
                 self._add_claim(builder, claim, keys[claim], values[claim], anchor)
                 self.printed[claim] = True
@@ -276,6 +278,31 @@ class _Assembly:
 def _ident(part: str) -> int:
     """The id an opening marker's part carries after its kind, or -1 when it is no id."""
     return decode_id(part[1:_AFTER_OPENING])
+
+
+class ClaimTextChanged(RenderError):
+    """A filter or slice changed the text between a claim's markers (SPEC §22): the
+    document would say something other than what was claimed. The error names the line
+    where ``claim()`` was evaluated; ``render()`` then looks for the line that printed
+    the changed text (``_locate``) and names that one instead."""
+
+    def __init__(
+        self, ident: int, occurrence: Occurrence, shown: str, site: Site | None = None
+    ) -> None:
+        super().__init__(
+            f"the text of claim {occurrence.key!r} was changed after claim() printed it: "
+            f"{_excerpt(occurrence.text)} became {_excerpt(shown)}; a claim's text must stand "
+            "as claim() printed it (or HTML-escaped) — apply the filter or slice to the "
+            "value inside claim(), or drop it",
+            occurrence.site if site is None else site,
+        )
+        self.ident = ident
+        self.occurrence = occurrence
+        self.shown = shown
+
+
+def _excerpt(text: str, limit: int = 60) -> str:
+    return repr(text) if len(text) <= limit else repr(text[: limit - 1] + "…")
 
 
 def _broken(occurrence: Occurrence) -> RenderError:

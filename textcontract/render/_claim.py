@@ -18,7 +18,8 @@ it).
 from __future__ import annotations
 
 from math import isfinite
-from sys import _getframe, float_info
+from string import Formatter
+from sys import _getframe, float_info, get_int_max_str_digits
 from types import FrameType
 from typing import Any
 
@@ -45,11 +46,15 @@ __all__ = [
 CLAIM_FILTER = "textcontract_claim"
 CONSTANT_CLAIM_FILTER = "textcontract_claim_constant"
 
-_FORMAT_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError)
-_PLAIN_TYPES = frozenset({int, bool, type(None)})
+_FORMAT_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError)
+_PLAIN_TYPES = frozenset({bool, type(None)})
 _HEADS = len(CLAIM_HEADS)
 _HIGHEST = float_info.max
 _LOWEST = -_HIGHEST
+# integers the short paths take: larger ones go through _fact_value, which refuses what
+# Python will not write in decimal (its int/str digit limit, 4,300 digits by default)
+_HIGHEST_INT = 1 << 64
+_LOWEST_INT = -_HIGHEST_INT
 _active = ACTIVE.get
 
 
@@ -75,7 +80,7 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
         and (
             (kind is str and value.isascii())
             or (kind is float and _LOWEST <= value <= _HIGHEST)  # finite
-            or kind is int
+            or (kind is int and _LOWEST_INT <= value <= _HIGHEST_INT)
             or kind is bool
             or value is None
         )
@@ -99,7 +104,7 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
             if ident < _HEADS:
                 # Recorder.claimed(), inlined: this runs once per printed claim.
                 caller = _getframe(1)
-                claims.append((key, value, caller, caller.f_lasti))
+                claims.append((key, value, caller, caller.f_lasti, text))
                 recorder.surface_claims[key] = value
                 return f"{recorder.separator}{CLAIM_HEADS[ident]}{text}{recorder.claim_close}"
     caller = _getframe(1)
@@ -117,7 +122,7 @@ def claim_filter_constant(
     kind = type(value)
     if (
         (kind is float and _LOWEST <= value <= _HIGHEST)  # finite
-        or kind is int
+        or (kind is int and _LOWEST_INT <= value <= _HIGHEST_INT)
         or kind is bool
         or value is None
         or (kind is str and value.isascii() and RESERVED not in value)
@@ -135,7 +140,7 @@ def claim_filter_constant(
             if ident < _HEADS:
                 # Recorder.claimed(), inlined (as in claim_filter)
                 caller = _getframe(1)
-                claims.append((key, value, caller, caller.f_lasti))
+                claims.append((key, value, caller, caller.f_lasti, text))
                 recorder.surface_claims[key] = value
                 return f"{recorder.separator}{CLAIM_HEADS[ident]}{text}{recorder.claim_close}"
     caller = _getframe(1)
@@ -187,6 +192,8 @@ def _plain(key: Any, value: Any) -> bool:
         return value.isascii()  # type: ignore[no-any-return]
     if kind is float:
         return isfinite(value)
+    if kind is int:
+        return _LOWEST_INT <= value <= _HIGHEST_INT  # type: ignore[no-any-return]
     return kind in _PLAIN_TYPES
 
 
@@ -205,7 +212,17 @@ def _fact_value(key: Any, value: Any, site: Site) -> FactValue:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return int(value)
+        number = int(value)
+        try:
+            str(number)
+        except ValueError:  # Python's int/str digit limit: no digest could be taken
+            raise RenderError(
+                f"claim {key!r}: an integer of more than {get_int_max_str_digits():,} digits "
+                "is not a fact value (Python will not write it in decimal, so no digest "
+                "could be taken; see sys.set_int_max_str_digits)",
+                site,
+            ) from None
+        return number
     if isinstance(value, float):
         if not isfinite(value):
             raise RenderError(f"claim {key!r}: {value!r} is not a finite number", site)
@@ -228,13 +245,34 @@ def _formatted(key: str, value: FactValue, fmt: Any, site: Site) -> str:
     if type(fmt) is not str:
         raise RenderError(f"claim {key!r}: fmt must be a string, got {fmt!r}", site)
     try:
-        text = fmt.format(value) if "{" in fmt else format(value, fmt)
+        if "{" in fmt:
+            _refuse_fields(key, fmt, site)
+            text = fmt.format(value)
+        else:
+            text = format(value, fmt)
     except _FORMAT_ERRORS as exc:
         raise RenderError(
             f"claim {key!r}: fmt {fmt!r} cannot format {describe_value(value)}: {exc}", site
         ) from None
     refuse_reserved(text, f"the text of claim {key!r}", site)
     return text
+
+
+def _refuse_fields(key: str, fmt: str, site: Site) -> None:
+    """Refuse a template whose fields do more than format the value: ``str.format`` looks
+    up field names, indexes and attributes (``{0.__class__}``) on its arguments, which a
+    sandboxed template must not reach through ``fmt``. Raises ValueError for a malformed
+    template (reported as a format that cannot format the value)."""
+    for _, field, spec, conversion in Formatter().parse(fmt):
+        if field is None:
+            continue
+        if field or conversion is not None or "{" in (spec or ""):
+            raise RenderError(
+                f"claim {key!r}: fmt {fmt!r} may hold only the fields {{}} and {{:spec}} "
+                "(a format spec); field names, indexes, attributes, conversions and nested "
+                "fields are refused",
+                site,
+            )
 
 
 def refuse_reserved(text: str, what: str, site: Site) -> None:

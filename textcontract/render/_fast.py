@@ -20,6 +20,12 @@ from the numbers of claims and blocks), and the texts must take the rest. A key 
 twice on a surface shows as a dictionary shorter than the surface's claims; only then does
 Python code compare values and build that surface's anchors.
 
+The text between each claim's markers must be the text ``claim()`` printed, kept in the
+claim's record, or that text HTML-escaped (SPEC §22): the claims' texts, every other part,
+are compared with the recorded ones as two lists; only when they differ does Python code
+look for an escaped one, and any other difference declines the output (the other reader
+names it).
+
 A surface keeps its parts — the text before its first claim, then each claim's text and
 the text after it — and its anchors are built from them when first read
 (``new_surface_with_deferred_anchors``): the reader builds no object per claim. This code
@@ -30,7 +36,10 @@ few as it can.
 
 from __future__ import annotations
 
-from itertools import accumulate
+from itertools import accumulate, pairwise
+from operator import itemgetter
+
+from markupsafe import escape
 
 from textcontract.model import (
     BODY,
@@ -61,11 +70,12 @@ from textcontract.render._recorder import (
     Recorder,
 )
 
-__all__ = ["latin1", "read_fast"]
+__all__ = ["claim_texts_hold", "latin1", "printed_as", "read_fast"]
 
 _BLOCK_MARKERS = 2 * SEPARATOR_LENGTH + SURFACE_OPEN_LENGTH + len(SURFACE_CLOSE)
 _TABLE = len(CLAIM_HEADS)
 _SURFACE_TABLE = len(SURFACE_MARKER_HEADS)
+_printed = itemgetter(4)  # a recorded claim's printed text
 
 
 def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
@@ -85,6 +95,9 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     text = "".join(texts)
     # a part that kept its head makes the text longer than the output without markers
     if len(output) - len(text) != count * CLAIM_MARKERS_LENGTH or RESERVED in text:
+        return None
+    shown, printed = texts[1::2], list(map(_printed, claims))  # claim_texts_hold, inlined
+    if shown != printed and not all(map(printed_as, shown, printed)):
         return None
     claimed = recorder.body_claims
     if len(claimed) == count:  # every key once: anchors built when first read
@@ -147,6 +160,8 @@ def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) 
     text = "".join(body)
     if len(text) != size or RESERVED in text:  # a part kept its head, or a foreign U+0000
         return None
+    if not claim_texts_hold(_claim_texts(texts, marks), recorder.claims):
+        return None
     return _with_body(blocks, text, state, body, recorder)
 
 
@@ -170,6 +185,28 @@ def _with_body(
         return new_document((body, *blocks))
     repeated = _repeated(BODY, text, state, _body_claims(recorder), pieces)
     return None if repeated is None else new_document((repeated, *blocks))
+
+
+def _claim_texts(texts: list[str], marks: list[int]) -> list[str]:
+    """The texts between each claim's markers, in order: between two surface markers (and
+    before the first, after the last), the parts alternate claim text, text after it."""
+    found = texts[1 : marks[0] : 2]
+    for start, end in pairwise(marks):
+        found += texts[start + 1 : end : 2]
+    return found + texts[marks[-1] + 1 :: 2]
+
+
+def claim_texts_hold(shown: list[str], claims: list[Claim]) -> bool:
+    """Whether the text between each claim's markers is the text ``claim()`` printed, or
+    that text HTML-escaped (what autoescaping or ``|e`` print): §22 refuses a document
+    whose text a filter or slice changed after it was claimed."""
+    rendered = list(map(_printed, claims))
+    return shown == rendered or all(map(printed_as, shown, rendered))
+
+
+def printed_as(shown: str, rendered: str) -> bool:
+    """Whether ``shown`` is ``rendered`` as printed: itself, or HTML-escaped once."""
+    return shown == rendered or shown == escape(rendered)
 
 
 def _claims_between(recorder: Recorder, first: int, last: int) -> list[Claim]:
@@ -200,7 +237,7 @@ def _repeated(
     ends = list(accumulate(map(len, parts)))  # where each part ends: claims' starts, ends
     claimed: dict[str, FactValue] = {}
     anchors: dict[str, list[Anchor]] = {}
-    for (key, value, _, _), start, end, shown in zip(
+    for (key, value, _, _, _), start, end, shown in zip(
         claims, ends[0:-1:2], ends[1::2], parts[1::2], strict=True
     ):
         anchor = Anchor(start, end, shown)

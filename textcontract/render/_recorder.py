@@ -59,9 +59,9 @@ CLAIM_MARKERS_LENGTH: Final = 2 * SEPARATOR_LENGTH + CLAIM_HEADS_LENGTH
 SURFACE_OPEN_LENGTH: Final = len(SURFACE_OPEN + encode_id(0))
 """What the marker opening a surface block takes after its separator."""
 
-Claim: TypeAlias = tuple[str, FactValue, FrameType | None, int]
-"""A claim as recorded: key, value, the template's frame (or None) and the frame's
-instruction offset then."""
+Claim: TypeAlias = tuple[str, FactValue, FrameType | None, int, str]
+"""A claim as recorded: key, value, the template's frame (or None), the frame's
+instruction offset then, and the text claim() printed between the markers."""
 
 OpeningRecord: TypeAlias = tuple[str, str | None, CodePlace]
 """A ``{% surface %}`` block entered, as recorded (an :class:`Opening`'s fields)."""
@@ -75,11 +75,13 @@ def place_of(frame: FrameType | None, offset: int) -> CodePlace:
 
 
 class Occurrence(NamedTuple):
-    """One evaluation of ``claim()``: the key, the value as passed, and where."""
+    """One evaluation of ``claim()``: the key, the value as passed, where, and the text
+    it printed."""
 
     key: str
     value: FactValue
     place: CodePlace
+    text: str
 
     @property
     def site(self) -> Site:
@@ -128,8 +130,10 @@ class Recorder:
         "surface_parts",
     )
 
-    def __init__(self) -> None:
-        self.separator = separator = new_separator()
+    def __init__(self, separator: str | None = None) -> None:
+        """``separator``: another rendering's, to render the same output again (the
+        default, a fresh one, is what a rendering uses)."""
+        self.separator = separator = new_separator() if separator is None else separator
         self.claim_close = f"{separator}{CLAIM_CLOSE}"
         self.claims: list[Claim] = []
         self.body_claims: dict[str, FactValue] = {}  # the claims outside blocks
@@ -154,6 +158,11 @@ class Recorder:
     def values(self) -> list[FactValue]:
         return [claim[1] for claim in self.claims]
 
+    @property
+    def texts(self) -> list[str]:
+        """The text each claim printed between its markers."""
+        return [claim[4] for claim in self.claims]
+
     def marker_length(self) -> int:
         """How many code points the markers recorded so far take."""
         openings = len(self.openings)
@@ -165,8 +174,8 @@ class Recorder:
         )
 
     def occurrence(self, ident: int) -> Occurrence:
-        key, value, frame, offset = self.claims[ident]
-        return Occurrence(key, value, place_of(frame, offset))
+        key, value, frame, offset, text = self.claims[ident]
+        return Occurrence(key, value, place_of(frame, offset), text)
 
     def opening(self, ident: int) -> Opening:
         return Opening(*self.openings[ident])
@@ -183,7 +192,7 @@ class Recorder:
                 f"more than {MAX_ID + 1:,} claims in one rendering",
                 site_of(*place_of(frame, offset)),
             )
-        self.claims.append((key, value, frame, offset))
+        self.claims.append((key, value, frame, offset, text))
         self.surface_claims[key] = value
         return f"{self.separator}{claim_head(ident)}{text}{self.claim_close}"
 

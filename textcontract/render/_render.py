@@ -8,8 +8,9 @@ from typing import Any
 from jinja2 import Environment, StrictUndefined, Template
 
 from textcontract.model import DEFAULT_STATE, Document, is_valid_unicode
-from textcontract.render._assemble import assemble
+from textcontract.render._assemble import ClaimTextChanged, assemble
 from textcontract.render._extension import ClaimExtension
+from textcontract.render._locate import located, located_async
 from textcontract.render._overlay import EXTENSION, claims_environment, loads_claims
 from textcontract.render._recorder import ACTIVE, Recorder
 
@@ -52,7 +53,10 @@ def render(
         output = compiled.render({} if variables is None else variables)  # render() copies
     finally:
         ACTIVE.reset(token)
-    return assemble(output, recorder, state, compiled)
+    try:
+        return assemble(output, recorder, state, compiled)
+    except ClaimTextChanged as changed:
+        raise located(changed, compiled, variables, recorder.separator) from None
 
 
 async def render_async(
@@ -70,7 +74,10 @@ async def render_async(
         output = await compiled.render_async({} if variables is None else variables)
     finally:
         ACTIVE.reset(token)
-    return assemble(output, recorder, state, compiled)
+    try:
+        return assemble(output, recorder, state, compiled)
+    except ClaimTextChanged as changed:
+        raise await located_async(changed, compiled, variables, recorder.separator) from None
 
 
 def _compiled(template: str | Template, env: Environment | None, state: str) -> Template:
