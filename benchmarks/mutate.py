@@ -1,7 +1,8 @@
-"""Generating a mutation corpus against auditing it (SPEC §14).
+"""Generating a mutation corpus against auditing it (SPEC §14), and its cost by baseline size (§22).
 
-    python benchmarks/mutate.py            # the figures (about a minute)
-    python benchmarks/mutate.py --smoke    # CI: one small round, asserts nothing about time
+    python benchmarks/mutate.py            # the figures and the size series (a few minutes)
+    python benchmarks/mutate.py --series   # the size series alone
+    python benchmarks/mutate.py --smoke    # CI: one small round, a short series; asserts nothing
 
 The baseline is a 2 KB shipping e-mail (the order-1001 fixture with more prose), accepted and
 complete under the shipped order contract, alone and with the three built-in packs included.
@@ -9,11 +10,20 @@ Case files are generated with seeds 0, 1, 2, … until they hold at least 1,000 
 ``generate`` is ``generate_case`` plus ``to_yaml`` for all of them, in this process. ``audit``
 is ``audit_directory`` of a folder holding those case files (``--jobs 1``, the report built,
 not written). Each figure is the best of ``--rounds`` runs. Target: generate < audit.
+
+The size series generates one case (every operator, seed 0, ``to_yaml`` included) from
+baselines of growing size under the order contract, in four shapes: ``repetitive`` — the
+e-mail's body over and over (windows of a text edit must grow through long repeats before
+they occur once); ``sentence`` — the e-mail, then one sentence repeated as paragraphs (a short
+period); ``line`` — the e-mail, then two words repeated on one line; ``random`` — the e-mail,
+then paragraphs of pseudo-random words (seeded). Target (§22): time linear in the size, and
+a 2 MB repetitive baseline in under a minute.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 import time
@@ -145,19 +155,88 @@ def _measure(name: str, contract_text: str, wanted: int, rounds: int) -> dict[st
     return {"generate": generate, "audit": audit}
 
 
+def _repetitive(size: int) -> str:
+    return BODY * max(size // len(BODY), 1)
+
+
+def _sentence(size: int) -> str:
+    unit = "The lamp is wrapped in recycled paper and sits in a box.\n\n"
+    return BODY + unit * max((size - len(BODY)) // len(unit), 0)
+
+
+def _line(size: int) -> str:
+    return BODY + "lamp walnut " * max((size - len(BODY)) // 12, 0)
+
+
+def _random(size: int) -> str:
+    chooser = random.Random(0)
+    paragraphs = [BODY.rstrip("\n")]
+    total = len(BODY)
+    while total < size:
+        lines = (
+            " ".join(
+                "".join(chooser.choice(LETTERS) for _ in range(chooser.randint(2, 9)))
+                for _ in range(12)
+            )
+            for _ in range(4)
+        )
+        paragraphs.append("\n".join(lines))
+        total += len(paragraphs[-1]) + 2
+    return "\n\n".join(paragraphs) + "\n"
+
+
+LETTERS = "abcdefghijklmnoprstuvw"
+SHAPES: dict[str, Callable[[int], str]] = {
+    "repetitive": _repetitive,
+    "sentence": _sentence,
+    "line": _line,
+    "random": _random,
+}
+KB = 1000
+SERIES = [("repetitive", size * KB) for size in (18, 44, 95, 250, 500, 1000, 2000)]
+SERIES += [(shape, size * KB) for shape in ("sentence", "line", "random") for size in (500, 2000)]
+SMOKE_SERIES = [("repetitive", 18 * KB), ("repetitive", 44 * KB)]
+SMOKE_SERIES += [(shape, 18 * KB) for shape in ("sentence", "line", "random")]
+
+
+def _series(contract_text: str, sizes: list[tuple[str, int]]) -> None:
+    """One generated case per baseline: size, seconds, seconds per MB, variants, YAML size."""
+    contract = textcontract.load_contract_text(contract_text, name=str(CONTRACT))
+    document, context = _baseline()
+    print(f"{'shape':<11} {'size':>9}  {'generate':>9}  {'per MB':>7}  variants  case file")
+    for shape, size in sizes:
+        data = document.to_json()
+        data["surfaces"]["body"]["text"] = SHAPES[shape](size)
+        baseline = Document.from_json(data)
+        actual = len(data["surfaces"]["body"]["text"].encode("utf-8"))
+        started = time.perf_counter()
+        case = generate_case(baseline, context, contract, f"{shape}-{size}")
+        written = case.to_yaml()
+        elapsed = time.perf_counter() - started
+        per_mb = elapsed / actual * 1e6
+        print(
+            f"{shape:<11} {actual / KB:>7.1f} KB  {elapsed:>7.2f} s  {per_mb:>5.1f} s"
+            f"  {len(case.variants):>8}  {len(written.encode('utf-8')) / 1e6:>6.1f} MB",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--variants", type=int, default=1000)
     parser.add_argument("--smoke", action="store_true", help="one small round (CI)")
+    parser.add_argument("--series", action="store_true", help="the size series alone")
     arguments = parser.parse_args()
     rounds, wanted = (1, 50) if arguments.smoke else (arguments.rounds, arguments.variants)
     text = CONTRACT.read_text(encoding="utf-8")
-    with_packs = text.replace(
-        "defaults: {severity: medium}", PACKS + "defaults: {severity: medium}"
-    )
-    _measure("orders", text, wanted, rounds)
-    _measure("orders + 3 packs", with_packs, wanted, rounds)
+    if not arguments.series:
+        with_packs = text.replace(
+            "defaults: {severity: medium}", PACKS + "defaults: {severity: medium}"
+        )
+        _measure("orders", text, wanted, rounds)
+        _measure("orders + 3 packs", with_packs, wanted, rounds)
+    _series(text, SMOKE_SERIES if arguments.smoke else SERIES)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from textcontract.mutate.link_lookalike import homoglyph, link_hosts, subdomain_trick
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textcontract.mutate.link_lookalike import _rewritten, homoglyph, link_hosts, subdomain_trick
 
 from .baselines import caught, reasons, run
 
@@ -40,3 +43,23 @@ def test_every_link_to_the_host_is_rewritten_and_caught() -> None:
 def test_no_link_no_variant() -> None:
     case, _ = run(CONTRACT, "No links here.", {"shop": "shop.example"}, "link-lookalike")
     assert reasons(case) == ["ours on surface 'body': no http(s) link"]
+
+
+def _plain_rewritten(text: str, host: str, new: str) -> str:
+    """``_rewritten`` as it was: one new string per link (quadratic in the links)."""
+    spans = [span for span in link_hosts(text) if text[span[0] : span[1]] == host]
+    for start, end in reversed(spans):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+_pieces = st.sampled_from(
+    ["https://a.com ", "http://a.com/x", "https://a.com.", "https://u@a.com:8 ", "a.com ", "x"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_pieces, max_size=8), st.sampled_from(["a.com", "b.org"]))
+def test_rewriting_joins_the_pieces_as_the_plain_rewrite_did(pieces: list[str], host: str) -> None:
+    text = "".join(pieces)
+    assert _rewritten(text, host, "a.com.evil") == _plain_rewritten(text, host, "a.com.evil")

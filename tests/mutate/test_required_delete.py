@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import regex
+from typing import Any
 
-from textcontract.mutate.required_delete import delete_matches
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textcontract.mutate.required_delete import _cut, delete_matches
 from textcontract.rules import CompiledPattern
 from textcontract.text import Profile
 
@@ -40,3 +44,35 @@ rules:
     assert reasons(case) == [
         "empty on surface 'body': pattern '(?=hi)' matches empty text, which cannot be cut"
     ]
+
+
+def _plain_cut(text: str, spans: list[tuple[int, int]]) -> str:
+    """``_cut`` as it was: one new string per span (quadratic in the number of spans)."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    for start, end in reversed(merged):
+        closers = " \t\n.,;:!?)]}"
+        if start > 0 and text[start - 1] == " " and (end == len(text) or text[end] in closers):
+            start -= 1
+        text = text[:start] + text[end:]
+    return text
+
+
+@st.composite
+def _text_and_spans(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
+    text = draw(st.text(st.sampled_from(list("  a.b\n,")), max_size=16))
+    bounds = st.integers(0, len(text))
+    pairs = draw(st.lists(st.tuples(bounds, bounds), max_size=5))
+    return text, [(min(pair), max(pair)) for pair in pairs if pair[0] != pair[1]]
+
+
+@settings(max_examples=500, deadline=None)
+@given(_text_and_spans())
+def test_cutting_joins_the_kept_pieces_as_the_plain_cut_did(case: tuple[str, Any]) -> None:
+    """Spans next to each other, doubled spaces taken with a later cut, a span at either end."""
+    text, spans = case
+    assert _cut(text, spans) == _plain_cut(text, spans)

@@ -14,72 +14,41 @@ from typing import Any
 
 from textcontract.errors import InternalError
 from textcontract.model import Context, Document, FactValue, Surface, same_value
+from textcontract.mutate._edit_window import (
+    Stops,
+    common_prefix,
+    common_suffix,
+    first_rebuilding_window,
+    widen,
+)
 
-__all__ = ["encode_change", "text_edit"]
+__all__ = ["Stops", "encode_change", "text_edit"]
 
 
-def text_edit(old: str, new: str) -> tuple[str, str] | None:
+def text_edit(old: str, new: str, stops: Stops | None = None) -> tuple[str, str] | None:
     """``(find, with)`` such that ``old.replace(find, with) == new`` and ``find`` occurs in
     ``old`` exactly once; ``None`` when ``old`` is empty (nothing can be found in it).
 
     ``find`` is the changed part widened to whole words (whole lines when it spans a line
-    break, the whole text when it is most of it), then further until it occurs once.
+    break, the whole text when it is most of it), then further until it occurs once
+    (``_edit_window``, which keeps what it found about ``old`` in ``stops`` for the next
+    edit of the same text).
     """
     if not old:
         return None
-    prefix = _common_prefix(old, new)
-    suffix = _common_suffix(old, new, limit=min(len(old), len(new)) - prefix)
-    start, end = _widen(old, prefix, len(old) - suffix)
+    prefix = common_prefix(old, new)
+    suffix = common_suffix(old, new, limit=min(len(old), len(new)) - prefix)
+    start, end = widen(old, prefix, len(old) - suffix)
     if "\n" in old[start:end]:
         start, end = _whole_lines(old, start, end)
     if 2 * (end - start) > len(old):
         start, end = 0, len(old)  # most of the text changes: show it whole
-    while True:
-        find = old[start:end]
-        replacement = new[start : len(new) - (len(old) - end)]
-        if old.count(find) == 1 and old.replace(find, replacement) == new:
-            return find, replacement
-        if start == 0 and end == len(old):
-            raise InternalError("a whole-text replace does not rebuild the text")  # unreachable
-        start, end = _widen(old, max(start - 1, 0), min(end + 1, len(old)))
-
-
-def _common_prefix(a: str, b: str) -> int:
-    """The length of the longest common prefix (a binary search of slice comparisons)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """The length of the longest common suffix, at most ``limit``."""
-    low, high = 0, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[len(a) - middle :] == b[len(b) - middle :]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _widen(text: str, start: int, end: int) -> tuple[int, int]:
-    """``[start, end)`` grown to whole words, and to one character at least."""
-    if start == end:
-        if end < len(text):
-            end += 1
-        else:
-            start -= 1
-    while start > 0 and not text[start - 1].isspace() and not text[start].isspace():
-        start -= 1
-    while end < len(text) and not text[end].isspace() and not text[end - 1].isspace():
-        end += 1
-    return start, end
+    # the first of the windows grown from there (a character each side, then to whole
+    # words) that occurs once and rebuilds the new text, found in linear time
+    start, end = first_rebuilding_window(
+        old, new, (start, end), (prefix, suffix), Stops() if stops is None else stops
+    )
+    return old[start:end], new[start : len(new) - (len(old) - end)]
 
 
 def _whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
@@ -89,7 +58,7 @@ def _whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
     return start, len(text) if newline < 0 else newline
 
 
-def _surface_edits(old: Document, new: Document) -> list[dict[str, Any]] | None:
+def _surface_edits(old: Document, new: Document, stops: Stops) -> list[dict[str, Any]] | None:
     """One ``replace`` entry per changed text, or ``None`` when ``new`` differs from ``old`` in
     more than texts and claims set or added (then only the whole document can say it)."""
     if old.names != new.names:
@@ -101,7 +70,7 @@ def _surface_edits(old: Document, new: Document) -> list[dict[str, Any]] | None:
         if list(after.claims)[: len(before.claims)] != list(before.claims):
             return None  # a claim removed or moved: a merge cannot do that
         if before.text != after.text:
-            edit = text_edit(before.text, after.text)
+            edit = text_edit(before.text, after.text, stops)
             if edit is None:
                 return None
             edits.append({"surface": before.name, "find": edit[0], "with": edit[1]})
@@ -116,8 +85,8 @@ def _claim_changes(before: Surface, after: Surface) -> dict[str, FactValue]:
     }
 
 
-def _document_changes(old: Document, new: Document) -> dict[str, Any]:
-    edits = _surface_edits(old, new)
+def _document_changes(old: Document, new: Document, stops: Stops) -> dict[str, Any]:
+    edits = _surface_edits(old, new, stops)
     if edits is None:
         return {"document": new.to_json()}
     change: dict[str, Any] = {}
@@ -165,10 +134,15 @@ def _context_changes(old: Context, new: Context) -> dict[str, Any]:
 
 
 def encode_change(
-    document: Document, context: Context, new_document: Document, new_context: Context
+    document: Document,
+    context: Context,
+    new_document: Document,
+    new_context: Context,
+    stops: Stops | None = None,
 ) -> dict[str, Any]:
-    """The §6 change that turns the baseline ``(document, context)`` into the new pair."""
+    """The §6 change that turns the baseline ``(document, context)`` into the new pair;
+    pass the same ``stops`` for every change of one baseline (its texts are read once)."""
     return {
-        **_document_changes(document, new_document),
+        **_document_changes(document, new_document, Stops() if stops is None else stops),
         **_context_changes(context, new_context),
     }

@@ -24,7 +24,7 @@ from textcontract.fields import did_you_mean
 from textcontract.model import Check, Context, Document, Report, Status
 from textcontract.mutate._base import Baseline, Expected, Mutation, Operator, OperatorClass, Skip
 from textcontract.mutate._choice import Chooser
-from textcontract.mutate._encode import encode_change
+from textcontract.mutate._encode import Stops, encode_change
 from textcontract.mutate._registry import OperatorRegistry, default_operators
 from textcontract.mutate._yaml_writer import dump_yaml
 
@@ -231,6 +231,7 @@ def _run(
     """Every operator's variants, numbered and encoded, and what each skipped."""
     variants: list[GeneratedVariant] = []
     skipped: list[Skipped] = []
+    stops = Stops()  # what the encoder finds in the baseline's texts, kept across variants
     for operator in chosen:
         number = 0
         for proposal in _proposals(operator, baseline, report, seed):
@@ -245,7 +246,11 @@ def _run(
                     proposal.description,
                     proposal.expect,
                     encode_change(
-                        baseline.document, baseline.context, proposal.document, proposal.context
+                        baseline.document,
+                        baseline.context,
+                        proposal.document,
+                        proposal.context,
+                        stops,
                     ),
                     proposal.document,
                     proposal.context,

@@ -80,10 +80,15 @@ def homoglyph(host: str) -> str | None:
 
 
 def _rewritten(text: str, host: str, new: str) -> str:
-    spans = [span for span in link_hosts(text) if text[span[0] : span[1]] == host]
-    for start, end in reversed(spans):
-        text = text[:start] + new + text[end:]
-    return text
+    """``text`` with ``new`` for every link host that is ``host`` (pieces joined once)."""
+    pieces: list[str] = []
+    done = 0
+    for start, end in link_hosts(text):
+        if text[start:end] == host:
+            pieces += (text[done:start], new)
+            done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 class LinkLookalike(Operator):

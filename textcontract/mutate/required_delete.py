@@ -41,18 +41,24 @@ _CLOSERS = frozenset(" \t\n.,;:!?)]}")
 
 
 def _cut(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` without the spans (merged), each with a space it would leave doubled."""
+    """``text`` without the spans (merged), each with a space it would leave doubled; the
+    kept pieces joined once. (A space before a span that a later cut also took is a
+    closer, like the character after that cut, so each span reads ``text`` as it is.)"""
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
             merged.append((start, end))
+    kept: list[str] = []
+    done = len(text)  # where the last cut so far starts
     for start, end in reversed(merged):
         if start > 0 and text[start - 1] == " " and (end == len(text) or text[end] in _CLOSERS):
             start -= 1
-        text = text[:start] + text[end:]
-    return text
+        kept.append(text[end:done])
+        done = start
+    kept.append(text[:done])
+    return "".join(reversed(kept))
 
 
 def _spans(
