@@ -4,10 +4,14 @@ every damaged or foreign entry recomputed, safe with ``--jobs``."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +20,7 @@ from hypothesis import strategies as st
 from tests.audit.audit_builders import AUDIT, CONTRACT, REPO, case_text, violation
 from textcontract.audit import AuditResult, audit_directory
 from textcontract.audit.reading import baseline_digest
-from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._cache import MAX_ENTRY_BYTES, CacheFolder
 from textcontract.audit.running._rule_cache import (
     BaselineResults,
     RuleKey,
@@ -164,34 +168,38 @@ def _first_run(folder: CacheFolder, rules: list[RuleKey], trial: str) -> Baselin
     return results
 
 
+_T, _U = "sha256:" + "1" * 64, "sha256:" + "2" * 64
+"""Two baselines' trial keys."""
+
+
 def test_a_baseline_file_is_rewritten_once_it_lacks_most_rules(tmp_path: Path) -> None:
     folder = CacheFolder(tmp_path)
     (key,) = rule_keys(parse_contract_text(CONTRACT))[:1]
-    rules = [RuleKey(key.rule, f"rule-{n}") for n in range(4)]
-    first = _first_run(folder, rules, "sha256:t")
+    rules = [RuleKey(key.rule, digest(f"rule-{n}")) for n in range(4)]
+    first = _first_run(folder, rules, _T)
     assert (first.misses, first.save()) == (4, None)  # no file: written whole
     written = _files(tmp_path, "baselines")
     # two of four rules edited: their results are handed on, the file stays
-    edited = [*rules[:2], RuleKey(key.rule, "rule-4"), RuleKey(key.rule, "rule-5")]
-    second = _first_run(folder, edited, "sha256:t")
+    edited = [*rules[:2], RuleKey(key.rule, digest("rule-4")), RuleKey(key.rule, digest("rule-5"))]
+    second = _first_run(folder, edited, _T)
     pending = second.save()
     assert (second.hits, second.misses) == (2, 2)
     assert pending is not None
-    assert (pending.trial, pending.computed) == ("sha256:t", True)
+    assert (pending.trial, pending.computed) == (_T, True)
     assert [index for index, _ in pending.results] == [2, 3]
     assert _files(tmp_path, "baselines") == written
     # a third edit: the file lacks three of four rules now, and is written whole again
-    third_rules = [rules[0], *edited[2:], RuleKey(key.rule, "rule-6")]
-    third = _first_run(folder, third_rules, "sha256:t")
+    third_rules = [rules[0], *edited[2:], RuleKey(key.rule, digest("rule-6"))]
+    third = _first_run(folder, third_rules, _T)
     assert third.misses == 3  # rule-4 and rule-5 were never filed in their own files here
     assert third.save() is None
     assert _files(tmp_path, "baselines") != written
-    fourth = _first_run(folder, third_rules, "sha256:t")
+    fourth = _first_run(folder, third_rules, _T)
     assert (fourth.hits, fourth.misses, fourth.save()) == (4, 0, None)
     # another baseline (an edited case) replaces the file, whatever it lacks
-    other = _first_run(folder, third_rules, "sha256:u")
+    other = _first_run(folder, third_rules, _U)
     assert (other.misses, other.save()) == (4, None)
-    assert _first_run(folder, third_rules, "sha256:u").hits == 4
+    assert _first_run(folder, third_rules, _U).hits == 4
 
 
 def test_a_description_edit_changes_no_rule_digest(corpus: Path, tmp_path: Path) -> None:
@@ -208,7 +216,7 @@ def _entries(cache: Path, kind: str) -> list[Path]:
 
 
 def _damage_all(cache: Path, how: str) -> None:
-    for kind in ("validated", "baselines", "rules", "cases", "corpus"):
+    for kind in _KINDS:
         files = _entries(cache, kind)
         assert files, kind
         if how == "truncate":
@@ -237,6 +245,136 @@ def test_damaged_or_foreign_entries_are_recomputed_never_trusted(
     assert counts(again) == (0, evaluations)
     assert text_of(again) == with_cache_block(plain, 0, evaluations)
     assert counts(audit_directory(corpus, cache=cache)) == (evaluations, 0)  # rewritten
+
+
+def _replace_all(cache: Path, what: str) -> None:
+    """Every entry replaced by something that is not a regular file, or is far too large."""
+    for kind in _KINDS:
+        for file in _entries(cache, kind):
+            data = file.read_bytes()
+            file.unlink()
+            if what == "fifo":
+                os.mkfifo(file)
+            elif what == "link-to-its-copy":  # the very bytes, through a link: still a miss
+                file.with_suffix(".copy").write_bytes(data)
+                file.symlink_to(file.with_suffix(".copy").name)
+            elif what == "link-to-dev-zero":
+                file.symlink_to("/dev/zero")
+            elif what == "device":
+                os.mknod(file, stat.S_IFCHR | 0o600, os.makedev(1, 5))  # /dev/zero's
+            elif what == "folder":
+                file.mkdir()
+            else:  # over the size cap: a sparse file, never read
+                with open(file, "wb") as stream:
+                    stream.truncate(MAX_ENTRY_BYTES + 1)
+
+
+_KINDS = ("validated", "baselines", "rules", "cases", "corpus")
+
+
+@pytest.mark.parametrize(
+    "what", ["fifo", "link-to-dev-zero", "link-to-its-copy", "device", "folder", "oversized"]
+)
+def test_what_is_not_an_entry_file_is_a_miss_and_replaced_never_a_hang(
+    corpus: Path, tmp_path: Path, what: str
+) -> None:
+    """SPEC §22: every entry of a warm cache swapped for a FIFO (a plain read would wait for
+    a writer for ever), a link to /dev/zero (endless), a link to an entry, a device, a folder
+    or a 1 GiB + 1 byte file: each is a miss, the audit gives the uncached bytes, and the
+    entries it writes replace them — all but folders, which stay (and stay misses)."""
+    cache = tmp_path / "cache"
+    plain = text_of(audit_directory(corpus))
+    _, evaluations = counts(audit_directory(corpus, cache=cache))
+    try:
+        _replace_all(cache, what)
+    except PermissionError:
+        pytest.skip(f"cannot make a {what} here")
+    again = audit_directory(corpus, cache=cache)
+    assert counts(again) == (0, evaluations)
+    assert text_of(again) == with_cache_block(plain, 0, evaluations)
+    third = counts(audit_directory(corpus, cache=cache))
+    assert third == ((0, evaluations) if what == "folder" else (evaluations, 0))
+
+
+def test_a_fifo_and_a_link_to_dev_zero_in_a_cache_never_stop_the_command(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """Through a real process: FIFOs, links to /dev/zero and folders in the place of
+    entries (taken in turn), and the command ends as an uncached run does."""
+    cache = tmp_path / "cache"
+    command = [sys.executable, "-m", "textcontract", "audit", str(corpus), "-f", "json"]
+    plain = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
+    subprocess.run([*command, "--cache", str(cache)], capture_output=True, check=True, timeout=120)
+    files = [file for kind in _KINDS for file in _entries(cache, kind)]
+    for index, file in enumerate(files):
+        file.unlink()
+        [os.mkfifo, lambda path: path.symlink_to("/dev/zero"), Path.mkdir][index % 3](file)
+    done = subprocess.run(
+        [*command, "--cache", str(cache)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    hits, misses = json.loads(done.stdout)["cache"].values()
+    assert done.stdout == with_cache_block(plain.stdout, hits, misses)
+    assert misses > 0
+    assert not any(stat.S_ISFIFO(file.lstat().st_mode) or file.is_symlink() for file in files)
+
+
+def _forge(cache: Path, kind: str, change: Callable[[dict[str, Any]], None]) -> None:
+    """Every entry of ``kind`` with its body changed, under a checksum that holds."""
+    folder = CacheFolder(cache)
+    for file in _entries(cache, kind):
+        header, body = file.read_bytes().split(b"\n", 1)
+        value = json.loads(body)
+        change(value)
+        folder.write(kind, json.loads(header)["key"], value)
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(body: dict[str, Any]) -> None:
+        body[key] = value
+
+    return change
+
+
+def _keys_to(value: str) -> Callable[[dict[str, Any]], None]:
+    def change(body: dict[str, Any]) -> None:
+        body["keys"] = [[value for _ in trials] for trials in body["keys"]]
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("kind", "field", "forged"),
+    [
+        ("corpus", "corpus", "x"),
+        ("corpus", "fixture", "sha256:" + "A" * 64),
+        ("cases", "baseline", "sha256:" + "0" * 63),
+        ("baselines", "baseline", "sha256:" + "0" * 64 + "\n"),
+        ("validated", "fingerprint", "sha256:" + "F" * 64),
+        ("validated", "keys", "x"),
+    ],
+    ids=lambda value: value if len(value) < 12 else value[:9] + "…",
+)
+def test_an_entry_whose_digest_is_not_a_digest_is_a_miss(
+    corpus: Path, tmp_path: Path, kind: str, field: str, forged: str
+) -> None:
+    """SPEC §22: a forged entry with a valid checksum cannot put a digest of another form in
+    the report (``"corpus_digest": "x"``) or anywhere else: the entry is a miss, the report
+    the uncached run's. (A case summary is forged with the corpus entry gone, so that the
+    fixture digest is summed from the summaries' baselines.)"""
+    cache = tmp_path / "cache"
+    plain = text_of(audit_directory(corpus))
+    audit_directory(corpus, cache=cache)
+    if field == "keys":
+        _forge(cache, kind, _keys_to(forged))
+    else:
+        hexed = forged.removeprefix("sha256:") if field == "fingerprint" else forged
+        _forge(cache, kind, _set(field, hexed))
+    if kind == "cases":
+        shutil.rmtree(cache / "corpus")
+    again = audit_directory(corpus, cache=cache)
+    assert text_of(again) == with_cache_block(plain, *counts(again))
+    assert json.dumps(forged) not in json.dumps(again.report)
 
 
 def test_a_forged_result_with_a_valid_checksum_but_another_key_is_foreign(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import importlib.metadata
+import os
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,8 @@ from textcontract.contract import parse_contract_text
 from textcontract.errors import InputError
 from textcontract.model import Context, Document, Status
 
+BASELINE = "sha256:" + "b" * 64
+
 
 def test_an_entry_reads_back_and_an_odd_file_is_a_miss(tmp_path: Path) -> None:
     folder = CacheFolder(tmp_path)
@@ -60,15 +64,56 @@ def test_a_text_no_utf8_can_hold_is_not_written(tmp_path: Path) -> None:
     assert folder.read("cases", key) is None
 
 
-def test_a_write_into_a_file_where_a_folder_should_be_names_the_file(tmp_path: Path) -> None:
+def test_a_write_where_something_else_is_in_the_way_leaves_it_and_misses(
+    tmp_path: Path,
+) -> None:
+    """A file where a kind's folder goes, a folder where an entry goes, a dangling link
+    where a shard folder goes: the entry is not written (it stays a miss), nothing is
+    removed, and the audit goes on; a folder that cannot be used at all is exit 2."""
     folder = CacheFolder(tmp_path)
     key = folder.key("cases", {})
     (tmp_path / "cases").write_text("a file, not a folder", encoding="utf-8")
-    with pytest.raises(InputError, match="cannot write a cache entry") as raised:
-        folder.write("cases", key, {})
-    assert str(tmp_path / "cases") in str(raised.value)
+    folder.write("cases", key, {})
+    assert folder.read("cases", key) is None
+    entry = Path(folder.path("rules", key))
+    entry.mkdir(parents=True)
+    folder.write("rules", key, {})
+    assert folder.read("rules", key) is None
+    assert entry.is_dir()
+    (tmp_path / "baselines").mkdir()
+    (tmp_path / "baselines" / key[:2]).symlink_to(tmp_path / "gone")
+    folder.write("baselines", key, {})
+    assert folder.read("baselines", key) is None
+    assert sorted(path.name for path in entry.parent.iterdir()) == [entry.name]  # no .tmp
     with pytest.raises(InputError, match="cannot use the cache folder"):
         prepare_cache_folder(tmp_path / "cases" / "below", "below")
+
+
+def test_a_write_that_fails_is_exit_2_naming_the_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = CacheFolder(tmp_path)
+    key = folder.key("cases", {})
+
+    def full(source: str, target: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), source, target)
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(InputError, match="cannot write a cache entry: No space left") as raised:
+        folder.write("cases", key, {})
+    assert folder.path("cases", key) in str(raised.value)
+    assert list(Path(folder.path("cases", key)).parent.iterdir()) == []
+
+
+def test_an_entry_that_changes_size_while_read_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = CacheFolder(tmp_path)
+    key = folder.key("cases", {})
+    folder.write("cases", key, {"a": 1})
+    read = os.read
+    monkeypatch.setattr(os, "read", lambda handle, size: read(handle, size) + b"grown")
+    assert folder.read("cases", key) is None
 
 
 def test_file_sha256(tmp_path: Path) -> None:
@@ -83,10 +128,10 @@ def test_file_sha256(tmp_path: Path) -> None:
 def test_a_case_summary_of_another_shape_is_a_miss(tmp_path: Path) -> None:
     folder = CacheFolder(tmp_path)
     record = CaseRecord("c1", ())
-    write_case(folder, "sha256:c", b"\0" * 32, 0.5, CachedCase(record, "sha256:b", 3))
+    write_case(folder, "sha256:c", b"\0" * 32, 0.5, CachedCase(record, BASELINE, 3))
     found = read_case(folder, "sha256:c", "c1", b"\0" * 32, 0.5)
     assert found is not None
-    assert (found.record.case, found.baseline_digest, found.evaluations) == ("c1", "sha256:b", 3)
+    assert (found.record.case, found.baseline_digest, found.evaluations) == ("c1", BASELINE, 3)
     assert read_case(folder, "sha256:c", "c1", b"\0" * 32, 0.6) is None  # another threshold
     key = folder.key(
         "cases",
@@ -95,9 +140,10 @@ def test_a_case_summary_of_another_shape_is_a_miss(tmp_path: Path) -> None:
     bodies: list[Any] = [
         [],
         {"baseline": 1, "evaluations": 3, "record": {}},
-        {"baseline": "b", "evaluations": -1, "record": {}},
-        {"baseline": "b", "evaluations": 1, "record": {"case": 1}},
-        {"baseline": "b", "evaluations": 1, "record": {"case": "c2", "variants": []}},
+        {"baseline": "sha256:b", "evaluations": 1, "record": {"case": "c1", "variants": []}},
+        {"baseline": BASELINE, "evaluations": -1, "record": {}},
+        {"baseline": BASELINE, "evaluations": 1, "record": {"case": 1}},
+        {"baseline": BASELINE, "evaluations": 1, "record": {"case": "c2", "variants": []}},
     ]
     for body in bodies:
         folder.write("cases", key, body)
@@ -119,7 +165,7 @@ def test_case_summaries_share_decoded_variants_and_refuse_a_bad_one(tmp_path: Pa
     memo: RecordMemo = {}
     found = []
     for case, record in records.items():
-        summary = CachedCase(record, "sha256:b", 3)
+        summary = CachedCase(record, BASELINE, 3)
         write_case(folder, "sha256:c", b"\1" * 32, 0.5, summary)
         read = read_case(folder, "sha256:c", case, b"\1" * 32, 0.5, memo)
         assert read is not None
@@ -132,7 +178,11 @@ def test_case_summaries_share_decoded_variants_and_refuse_a_bad_one(tmp_path: Pa
         {"contract": "sha256:c", "case": "c1", "fingerprint": "01" * 32, "catch_threshold": "0.5"},
     )
     for variants in (["{"], [3], ['{"variant": "v"}'], "[]"):
-        body = {"baseline": "b", "evaluations": 1, "record": {"case": "c1", "variants": variants}}
+        body = {
+            "baseline": BASELINE,
+            "evaluations": 1,
+            "record": {"case": "c1", "variants": variants},
+        }
         folder.write("cases", key, body)
         assert read_case(folder, "sha256:c", "c1", b"\1" * 32, 0.5, {}) is None
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from textcontract.audit.reading import Expectation, Relation, Validity, Variant
-from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._cache import CacheFolder, is_hex_digest
 from textcontract.errors import Location, render_key_path
 from textcontract.model import Severity
 from textcontract.strength import Exposure, ProbeClass
@@ -89,7 +89,7 @@ class Quotes:
             reference, relative, digest = found
             if (reference, relative, digest) in quoted:
                 continue
-            if not (isinstance(reference, str) and isinstance(digest, str)):
+            if not (isinstance(reference, str) and is_hex_digest(digest)):
                 return False
             resolved = (folder / reference).resolve()
             if not resolved.is_relative_to(self._root):

@@ -54,7 +54,7 @@ from textcontract.audit.results import (
     violation_verdict,
     waive_record,
 )
-from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._cache import CacheFolder, is_digest, is_hex_digest
 from textcontract.audit.running._case_memo import (
     Quotes,
     file_sha256,
@@ -609,14 +609,14 @@ def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, 
     setup = work.setup
     try:
         case_id, (line, column) = body["id"], body["at"]
-        variants, fingerprint = body["variants"], bytes.fromhex(body["fingerprint"])
+        variants, fingerprint = body["variants"], body["fingerprint"]
         expected = body["rules"]
     except (KeyError, TypeError, ValueError):
         return None
     if not (
         isinstance(case_id, str)
         and all(type(n) is int for n in (line, column, variants))
-        and len(fingerprint) == hashlib.sha256().digest_size
+        and is_hex_digest(fingerprint)
         and isinstance(expected, list)
         and all(isinstance(rule, str) for rule in expected)
     ):
@@ -625,7 +625,7 @@ def _entry_fields(work: CaseWork, body: dict[str, Any]) -> tuple[str, int, int, 
         setup.rules is None or setup.allow_missing_rules or set(expected) <= setup.rules.keys()
     ):
         return None
-    return case_id, line, column, fingerprint
+    return case_id, line, column, bytes.fromhex(fingerprint)
 
 
 def _recalled(work: CaseWork, folder: CacheFolder, file: str, content: str) -> CaseCheck | None:
@@ -717,12 +717,9 @@ def _trial_keys(keys: Any, trials: list[list[Trial]]) -> list[list[str]] | None:
     for found, built in zip(keys, trials, strict=True):
         if not isinstance(found, list) or len(found) != len(built):
             return None
-        if not all(isinstance(key, str) and len(key) == _KEY_LENGTH for key in found):
+        if not all(is_digest(key) for key in found):
             return None
     return keys
-
-
-_KEY_LENGTH = len("sha256:") + 64
 
 
 def _agrees(record: CaseRecord, plan: CasePlan) -> bool:

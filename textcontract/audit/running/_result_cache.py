@@ -34,7 +34,7 @@ from textcontract.audit.results import (
     variant_record_from_json,
     variant_record_json,
 )
-from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._cache import CacheFolder, is_digest
 
 __all__ = [
     "CachedCase",
@@ -119,7 +119,7 @@ def read_case(
     if not isinstance(body, dict) or list(body) != ["baseline", "evaluations", "record"]:
         return None
     baseline, evaluations = body["baseline"], body["evaluations"]
-    if not isinstance(baseline, str) or type(evaluations) is not int or evaluations < 0:
+    if not is_digest(baseline) or type(evaluations) is not int or evaluations < 0:
         return None
     record = _record(body["record"], case, {} if memo is None else memo)
     return None if record is None else CachedCase(record, baseline, evaluations)
@@ -160,7 +160,7 @@ def read_corpus(folder: CacheFolder, fingerprints: Sequence[bytes]) -> CorpusDig
     if (
         not isinstance(body, dict)
         or list(body) != ["corpus", "fixture"]
-        or not all(isinstance(value, str) for value in body.values())
+        or not all(is_digest(value) for value in body.values())
     ):
         return None
     return CorpusDigests(body["corpus"], body["fixture"])

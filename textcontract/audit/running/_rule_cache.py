@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from textcontract.audit.running._cache import CacheFolder
+from textcontract.audit.running._cache import CacheFolder, is_digest
 from textcontract.canonical import canonical_json, digest
 from textcontract.contract import ParsedContract, RuleEntry
 from textcontract.model import Check, Context, Document, Enforcement, Severity, Status, Surface
@@ -454,7 +454,7 @@ class BaselineResults:
             rules = {
                 digest: _ENCODER.encode(rows)
                 for digest, rows in self._results.items()
-                if isinstance(rows, list)
+                if is_digest(digest) and isinstance(rows, list)
             }
         for index, rows in {**self._found, **self._added}.items():
             rules[self._rules[index].digest or ""] = rows
@@ -495,7 +495,7 @@ def _baseline_contents(body: Any, case_id: str) -> tuple[str | None, dict[str, A
         isinstance(body, dict)
         and list(body) == ["case", "baseline", "rules"]
         and body["case"] == case_id
-        and isinstance(body["baseline"], str)
+        and is_digest(body["baseline"])
         and isinstance(body["rules"], dict)
     ):
         return body["baseline"], body["rules"]
