@@ -259,3 +259,35 @@ def test_the_readmes_pre_commit_config_is_valid_and_names_our_hooks(tmp_path: Pa
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     (repo,) = yaml.safe_load(config)["repos"]
     assert {hook["id"] for hook in repo["hooks"]} == {hook["id"] for hook in hooks}
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the Action's steps run in bash")
+def test_the_action_checks_once_when_a_sarif_log_is_asked_for_too(tmp_path: Path) -> None:
+    """The runner's textcontract is a wrapper that logs each run: with ``sarif`` and
+    ``upload-sarif`` set there is one ``check``, and its log is the bytes ``--format sarif``
+    writes for the same documents."""
+    script, _ = _check_step()
+    temp = tmp_path / "runner-temp"
+    program = temp / "textcontract" / "bin" / "textcontract"
+    program.parent.mkdir(parents=True)
+    runs = tmp_path / "runs.log"
+    program.write_text(
+        f'#!/usr/bin/env bash\nprintf "%s\\n" "$*" >> {runs}\nexec {_tool("textcontract")} "$@"\n',
+        encoding="utf-8",
+    )
+    program.chmod(0o755)
+    sarif = tmp_path / "tc.sarif"
+    env = _runner_env(tmp_path, TC_SARIF=str(sarif), TC_UPLOAD="true")
+    completed = _run_step(script, env)
+    assert completed.returncode == 0, completed.stderr
+    (run,) = runs.read_text(encoding="utf-8").splitlines()
+    assert run.startswith("check fixtures/orders/order-1002.md ")
+    assert f"--sarif-output {sarif}" in run
+    assert "::error file=fixtures/orders/order-1002.md" in completed.stdout  # the annotations
+    alone = tmp_path / "alone.sarif"
+    subprocess.run(
+        [_tool("textcontract"), "check", "fixtures/orders/order-1002.md", "--contract",
+         "fixtures/orders/textcontract.yaml", "--format", "sarif", "--output", str(alone)],
+        cwd=ROOT, check=False, capture_output=True,
+    )  # fmt: skip
+    assert sarif.read_bytes() == alone.read_bytes()

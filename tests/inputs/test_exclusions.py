@@ -41,7 +41,7 @@ def folder(tmp_path: Path) -> Path:
 
 def _relative(root: Path, *patterns: str, output: str | None = None) -> list[str]:
     problems: list[Problem] = []
-    exclusions = Exclusions(patterns, output)
+    exclusions = Exclusions(patterns, None if output is None else {output: "--output"})
     found = [item.path for item in find_documents([str(root)], problems, exclusions)]
     assert [problem.render() for problem in problems] == []
     again = list(search_folder(str(root), problems, exclusions))

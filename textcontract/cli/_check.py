@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,7 +15,13 @@ from textcontract.cli._check_run import (
     run_check,
 )
 from textcontract.cli._errors import exits_with_codes
-from textcontract.cli._options import ContractOption, OutputOption, VersionOption, jobs_option
+from textcontract.cli._options import (
+    ContractOption,
+    OutputOption,
+    VersionOption,
+    jobs_option,
+    output_file,
+)
 
 __all__ = ["CheckFormat", "register", "resolve_contract", "run_check"]
 
@@ -85,6 +92,17 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ] = None,
+        sarif_output: Annotated[
+            Path | None,
+            typer.Option(
+                "--sarif-output",
+                metavar="FILE",
+                parser=output_file,
+                help="Also write a SARIF log of the same run to FILE (atomically), whatever "
+                "--format is: the documents are checked once.",
+                show_default=False,
+            ),
+        ] = None,
         version: VersionOption = False,
     ) -> int:
         """Check documents against a contract. Exit 0 when every document is accepted."""
@@ -102,5 +120,6 @@ def register(app: typer.Typer) -> None:
             quiet=quiet,
             baseline=baseline,
             exclude=tuple(exclude or ()),
+            sarif_output=sarif_output,
         )
         return run_check(request)

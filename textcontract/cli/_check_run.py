@@ -17,6 +17,7 @@ readers (about 0.1 s of imports), so that a worker boots while this process impo
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Iterable, Iterator
@@ -70,6 +71,7 @@ class CheckRequest:
     quiet: bool = False
     baseline: str | None = None
     exclude: tuple[str, ...] = ()
+    sarif_output: Path | None = None
 
 
 def resolve_contract(contract: Path | None) -> ParsedContract:
@@ -151,7 +153,7 @@ def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int
     problems = request_problems(request.documents, request.batch)
     if problems:
         raise InputError(problems)
-    check_output_file(request.output)
+    _check_outputs(request)
     baseline = None
     if request.baseline is not None:
         from textcontract.inputs import read_baseline
@@ -169,14 +171,14 @@ def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int
             stdin=getattr(sys.stdin, "buffer", None),
             pool=pool,
             exclude=request.exclude,
-            output=None if request.output is None else str(request.output),
+            outputs=_written_files(request),
         )
     )
     several = len(inputs) > 1
-    if baseline is not None:
+    if baseline is not None or request.sarif_output is not None:
         checked = check_inputs(definition, inputs, request.jobs, pool)
         with closing(checked):
-            return _write_against(request, definition, baseline, checked, several)
+            return _write_documents(request, definition, baseline, checked, several)
     verdict = _Verdict()
     if request.output_format in (CheckFormat.json, CheckFormat.jsonl):
         rendered = render_inputs(
@@ -187,38 +189,89 @@ def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int
     else:
         checked = check_inputs(definition, inputs, request.jobs, pool)
         with closing(checked):
-            _write(request, definition, verdict.watch(checked))
+            _write_format(request, definition, _documents(verdict.watch(checked)), several)
     return int(ExitCode.OK if verdict.accepted else ExitCode.FAILED)
 
 
-def _write_against(
+def _check_outputs(request: CheckRequest) -> None:
+    """Refuse, before anything runs, output files that could not be written (or one file
+    named twice)."""
+    check_output_file(request.output)
+    check_output_file(request.sarif_output)
+    output, sarif = request.output, request.sarif_output
+    if (
+        output is not None
+        and sarif is not None
+        and os.path.realpath(output) == os.path.realpath(sarif)
+    ):
+        raise InputError.at(
+            "--output and --sarif-output name the same file; give two files",
+            str(request.sarif_output),
+        )
+
+
+def _written_files(request: CheckRequest) -> dict[str, str]:
+    """The files this run writes, by the option naming each (never read as inputs)."""
+    written = {}
+    if request.output is not None:
+        written[str(request.output)] = "--output"
+    if request.sarif_output is not None:
+        written[str(request.sarif_output)] = "--sarif-output"
+    return written
+
+
+def _write_documents(
     request: CheckRequest,
     parsed: ParsedContract,
-    baseline: Baseline,
+    baseline: Baseline | None,
     checked: Iterator[Checked],
     several: bool,
 ) -> int:
-    """Write every report with its findings marked against the baseline (SPEC §21); the
-    exit code counts only new findings that reject their document."""
+    """Write every report as a :class:`CheckedDocument` — marked against the baseline when
+    there is one (SPEC §21) — in the requested format, and the SARIF log of the same run
+    when ``--sarif-output`` asks for one (written after the format's output is complete).
+    With a baseline the exit code counts only new findings that reject their document."""
     from textcontract.model import fails_with_baseline
 
     failed = False
 
-    def marked() -> Iterator[CheckedDocument]:
+    def counted() -> Iterator[CheckedDocument]:
         nonlocal failed
         for document in _documents(checked, baseline):
-            failed = failed or fails_with_baseline(document.report)
+            rejects = (
+                not document.report["accepted"]
+                if baseline is None
+                else fails_with_baseline(document.report)
+            )
+            failed = failed or rejects
             yield document
 
+    sarif_output = request.sarif_output
+    if sarif_output is None:
+        _write_format(request, parsed, counted(), several)
+        return int(ExitCode.FAILED if failed else ExitCode.OK)
+    from textcontract.cli._ci_check import sarif_spool
+
+    with sarif_spool(parsed) as spool:
+        _write_format(request, parsed, spool.passing(counted()), several)
+        spool.write(sarif_output)
+    return int(ExitCode.FAILED if failed else ExitCode.OK)
+
+
+def _write_format(
+    request: CheckRequest,
+    parsed: ParsedContract,
+    documents: Iterator[CheckedDocument],
+    several: bool,
+) -> None:
     if request.output_format in (CheckFormat.json, CheckFormat.jsonl):
-        _write_report_dicts(request, marked(), several)
+        _write_report_dicts(request, documents, several)
     elif request.output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
         from textcontract.cli._ci_check import emit_check_ci  # SPEC §12
 
-        emit_check_ci(request.output_format.value, parsed, marked(), request.output)
+        emit_check_ci(request.output_format.value, parsed, documents, request.output)
     else:
-        _write_text(request, marked())
-    return int(ExitCode.FAILED if failed else ExitCode.OK)
+        _write_text(request, documents)
 
 
 def _write_report_dicts(
@@ -247,16 +300,6 @@ def _write_rendered(request: CheckRequest, rendered: Iterator[Rendered], several
     array = request.output_format is CheckFormat.json and several
     with output_sink(request.output) as sink:
         write_texts((item.text for item in rendered), array, sink.write)
-
-
-def _write(request: CheckRequest, parsed: ParsedContract, checked: Iterator[Checked]) -> None:
-    output_format, output = request.output_format, request.output
-    if output_format in (CheckFormat.sarif, CheckFormat.junit, CheckFormat.github):
-        from textcontract.cli._ci_check import emit_check_ci  # SPEC §12
-
-        emit_check_ci(output_format.value, parsed, _documents(checked), output)
-    else:
-        _write_text(request, _documents(checked))
 
 
 def _write_text(request: CheckRequest, documents: Iterator[CheckedDocument]) -> None:

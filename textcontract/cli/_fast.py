@@ -5,10 +5,11 @@ checking a document, so :func:`main` first offers the arguments to :func:`fast_c
 It accepts only plain invocations — ``check``, document paths (files, folders, ``-`` for
 standard input), ``--context``, ``--contract``/``-c``, ``--format``/``-f`` (one of the
 formats), ``--output``/``-o``, ``--batch``, ``--stdin-format`` (``markdown`` or ``json``),
-``--baseline``, ``--exclude`` (repeatable) and ``--jobs``/``-j`` (a positive number) each
-with a value (``--name value`` or ``--name=value``), and the flags ``--verbose``/``-v`` and
-``--quiet``/``-q`` — and runs the same :func:`~textcontract.cli._check_run.run_check` the
-typer command runs (rich is imported only to print text to a terminal). Anything else
+``--baseline``, ``--exclude`` (repeatable), ``--sarif-output`` and ``--jobs``/``-j`` (a
+positive number) each with a value (``--name value`` or ``--name=value``), and the flags
+``--verbose``/``-v`` and ``--quiet``/``-q`` — and runs the same
+:func:`~textcontract.cli._check_run.run_check` the typer command runs (rich is imported
+only to print text to a terminal). Anything else
 (help, another command, an unknown or malformed option, a value that starts with ``-``, an
 output path ending in ``/``) returns ``None`` and typer parses the command line as always:
 the hand-over is for parsing only.
@@ -38,6 +39,7 @@ _LONG = {
     "--format": "format",
     "--jobs": "jobs",
     "--output": "output",
+    "--sarif-output": "sarif-output",
     "--stdin-format": "stdin-format",
 }
 _SHORT = {"-c": "contract", "-f": "format", "-j": "jobs", "-o": "output"}
@@ -56,7 +58,7 @@ def _plain_values(options: dict[str, str]) -> bool:
     jobs = options.get("jobs", "1")
     if not (jobs.isascii() and jobs.isdigit() and int(jobs) >= 1):
         return False
-    return not options.get("output", "").endswith("/")
+    return not any(options.get(name, "").endswith("/") for name in ("output", "sarif-output"))
 
 
 def _option(argument: str, rest: Iterator[str]) -> tuple[str, str] | None:
@@ -131,6 +133,7 @@ def parse_request(arguments: list[str]) -> CheckRequest | None:
         quiet="quiet" in options,
         baseline=options.get("baseline"),
         exclude=tuple(excluded),
+        sarif_output=path("sarif-output"),
     )
 
 

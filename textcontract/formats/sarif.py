@@ -34,6 +34,7 @@ __all__ = [
     "FINGERPRINT",
     "INFORMATION_URI",
     "SARIF_SCHEMA",
+    "SarifResults",
     "SarifRun",
     "artifact_uri",
     "fingerprint",
@@ -48,11 +49,13 @@ FINGERPRINT = "textcontract/v1"
 
 @dataclass(frozen=True)
 class SarifRun:
-    """The documents checked against one contract (``contract`` as reports show it)."""
+    """The documents checked against one contract (``contract`` as reports show it), or the
+    results rendered from them earlier (:class:`SarifResults`), in their order."""
 
     contract: Mapping[str, Any]
     rules: Sequence[RuleInfo]
-    documents: Iterable[CheckedDocument]
+    documents: Iterable[CheckedDocument] = ()
+    results: Iterable[dict[str, Any]] | None = None
 
 
 def artifact_uri(source: str, base: str) -> str:
@@ -112,14 +115,28 @@ def _result(
     return result
 
 
-def _results(run: SarifRun, base: str) -> Iterator[dict[str, Any]]:
-    index = {rule.id: position for position, rule in enumerate(run.rules)}
-    for document in run.documents:
-        uri = artifact_uri(document.path, base)
+class SarifResults:
+    """The results of one document after another, as a run of the log holds them."""
+
+    def __init__(self, rules: Sequence[RuleInfo], base: str) -> None:
+        self._index = {rule.id: position for position, rule in enumerate(rules)}
+        self._base = base
+
+    def of(self, document: CheckedDocument) -> Iterator[dict[str, Any]]:
+        uri = artifact_uri(document.path, self._base)
         # a batch case's findings point at the batch file: its id is kept for baselines
         source = document.source if document.path != document.source else None
         for finding in findings(document):
-            yield _result(finding, uri, index, source)
+            yield _result(finding, uri, self._index, source)
+
+
+def _results(run: SarifRun, base: str) -> Iterator[dict[str, Any]]:
+    if run.results is not None:
+        yield from run.results
+        return
+    results = SarifResults(run.rules, base)
+    for document in run.documents:
+        yield from results.of(document)
 
 
 def _descriptor(rule: RuleInfo) -> dict[str, Any]:

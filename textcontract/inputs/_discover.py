@@ -24,7 +24,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from textcontract._files import path_problem
@@ -48,6 +48,7 @@ __all__ = [
     "is_document_name",
     "paired_context",
     "search_folder",
+    "written_here",
 ]
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".json")
@@ -58,24 +59,27 @@ _SEARCHED = "*.md, *.markdown, *.txt and *.json"
 
 
 class Exclusions:
-    """What folder searches leave out: ``--exclude`` patterns and the ``--output`` file.
+    """What folder searches leave out: ``--exclude`` patterns and the files this run writes
+    (``--output``, ``--sarif-output``).
 
-    Build it before the first pass: the output file's identity is taken then, and the second
-    pass leaves out the same file (the run writes it under a hidden temporary name, renamed
-    into place at the end).
+    Build it before the first pass: the output files' identities are taken then, and the
+    second pass leaves out the same files (the run writes each under a hidden temporary
+    name, renamed into place at the end).
     """
 
-    def __init__(self, patterns: Sequence[str] = (), output: str | None = None) -> None:
+    def __init__(
+        self, patterns: Sequence[str] = (), outputs: Mapping[str, str] | None = None
+    ) -> None:
+        """``outputs`` maps each file this run writes to the option that names it."""
         self.patterns = tuple(patterns)
-        self.output = output
         self._spec = _spec(self.patterns) if self.patterns else None
-        self._output_id: tuple[int, int] | None = None
-        if output is not None:
+        self._outputs: dict[tuple[int, int], str] = {}
+        for output, option in (outputs or {}).items():
             try:
                 info = os.stat(output)
-                self._output_id = (info.st_dev, info.st_ino)
             except (OSError, ValueError):
-                pass  # not there yet: no search can find it
+                continue  # not there yet: no search can find it
+            self._outputs[info.st_dev, info.st_ino] = option
 
     def excludes(self, relative: str, folder: bool) -> bool:
         """Whether a pattern excludes ``relative`` (``/``-separated, below the folder)."""
@@ -83,8 +87,17 @@ class Exclusions:
             return False
         return self._spec.match_file(relative + "/" if folder else relative)
 
+    def written_by(self, info: os.stat_result) -> str | None:
+        """The option naming the file ``info`` describes, if this run writes it."""
+        return self._outputs.get((info.st_dev, info.st_ino))
+
     def is_output(self, info: os.stat_result) -> bool:
-        return self._output_id == (info.st_dev, info.st_ino)
+        return self.written_by(info) is not None
+
+
+def written_here(option: str) -> str:
+    """What an input that this run writes is told."""
+    return f"this is the {option} file of this run; it is never read as input"
 
 
 def _spec(patterns: Sequence[str]) -> GitIgnoreSpec:
@@ -228,10 +241,8 @@ def _argument(
                 "--context, or name the document beside it",
             )
         )
-    elif exclusions.is_output(info):
-        problems.append(
-            _problem(argument, "this is the --output file of this run; it is never read as input")
-        )
+    elif (option := exclusions.written_by(info)) is not None:
+        problems.append(_problem(argument, written_here(option)))
     else:
         yield Found(argument, pipe=stat.S_ISFIFO(info.st_mode))
 

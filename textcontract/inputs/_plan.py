@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -34,6 +34,7 @@ from textcontract.inputs._discover import (
     find_documents,
     paired_context,
     search_folder,
+    written_here,
 )
 from textcontract.inputs._documents import context_from_bytes, document_from_bytes, is_json_name
 from textcontract.inputs._items import (
@@ -186,7 +187,7 @@ def read_inputs(
     stdin: BinaryIO | None = None,
     pool: Pool[Any] | None = None,
     exclude: Sequence[str] = (),
-    output: str | None = None,
+    outputs: Mapping[str, str] | None = None,
 ) -> CheckInputs:
     """The first pass over ``check``'s inputs; raises one :class:`InputError` listing every
     problem of every input.
@@ -196,22 +197,19 @@ def read_inputs(
     input); ``context`` the one context for every document (else each file's paired
     ``X.context.json``, else the empty context). A batch's lines are validated in the
     processes of ``pool`` when given (which then decides, once, whether the run has workers).
-    Folder searches leave out paths matching the ``exclude`` patterns and the ``output``
-    file (:class:`Exclusions`); no input may be the ``output`` file.
+    Folder searches leave out paths matching the ``exclude`` patterns and the files of
+    ``outputs`` (each written by this run, keyed to the option naming it: :class:`Exclusions`);
+    no input may be one of those files.
     """
     problems = request_problems(documents, batch)
-    exclusions = Exclusions(exclude, output)
+    exclusions = Exclusions(exclude, outputs)
     shared = _shared_context(context, problems)
     inputs = CheckInputs(shared if shared is not None else Context.empty(), exclusions)
     try:
         if batch is not None and not documents:
-            if _is_output(batch, exclusions):
-                problems.append(
-                    Problem(
-                        "this is the --output file of this run; it is never read as input",
-                        Location(display_path(batch)),
-                    )
-                )
+            option = _written_by(batch, exclusions)
+            if option is not None:
+                problems.append(Problem(written_here(option), Location(display_path(batch))))
             else:
                 _read_batch(inputs, batch, stdin, problems, pool)
         else:
@@ -225,13 +223,13 @@ def read_inputs(
     return inputs
 
 
-def _is_output(path: str, exclusions: Exclusions) -> bool:
-    if path == STDIN_ARGUMENT or exclusions.output is None:
-        return False
+def _written_by(path: str, exclusions: Exclusions) -> str | None:
+    if path == STDIN_ARGUMENT:
+        return None
     try:
-        return exclusions.is_output(os.stat(path))
+        return exclusions.written_by(os.stat(path))
     except (OSError, ValueError):
-        return False  # the batch reader reports what is wrong with it
+        return None  # the batch reader reports what is wrong with it
 
 
 def request_problems(documents: Sequence[str], batch: str | None) -> list[Problem]:
