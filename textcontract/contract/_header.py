@@ -21,6 +21,7 @@ __all__ = [
     "read_defaults",
     "read_header",
     "read_version",
+    "valid_param",
 ]
 
 FORMAT_VERSION = 1
@@ -34,6 +35,7 @@ CONTRACT_FIELDS = (
     "policy",
     "rules",
     "lineage",
+    "tokens",
 )
 POLICY_FIELDS = ("block_heuristics", "block_undetermined")
 DEFAULT_PARAMS: Mapping[str, Param] = {  # the parameters ``defaults:`` may set
@@ -120,12 +122,13 @@ def read_defaults(reader: FieldReader, value: Any) -> FileDefaults:
     )
     params = {}
     for name, param in DEFAULT_PARAMS.items():
-        if name in fields and _valid_param(reader, param, fields[name], ("defaults", name)):
+        if name in fields and valid_param(reader, param, fields[name], ("defaults", name)):
             params[name] = fields[name]
     return FileDefaults(severity, enforcement, params)
 
 
-def _valid_param(reader: FieldReader, param: Param, value: Any, path: KeyPath) -> bool:
+def valid_param(reader: FieldReader, param: Param, value: Any, path: KeyPath) -> bool:
+    """Whether ``value`` converts under ``param``; each problem is reported where it is."""
     try:
         param.convert(value)
     except ParamProblem as problem:

@@ -27,7 +27,9 @@ from textcontract.contract._header import (
 from textcontract.contract._lineage import LINEAGE_FIELDS
 from textcontract.contract._packs import PACK_NAME, builtin_pack_names
 from textcontract.contract._rule_entries import COMMON_RULE_FIELDS
+from textcontract.contract._tokens import TOKENS_FIELDS
 from textcontract.model import Enforcement, Severity
+from textcontract.rules import SEGMENTING_PARAMS as SEGMENTER_PARAMS
 from textcontract.rules import Registry, RuleType
 
 __all__ = ["JSON_SCHEMA_DIALECT", "SCHEMA_FILE", "contract_schema"]
@@ -180,6 +182,28 @@ def _lineage_schema() -> dict[str, Any]:
     }
 
 
+def _tokens_schema() -> dict[str, Any]:
+    params = {param.name: param for param in SEGMENTER_PARAMS}
+    meanings = {
+        "segmenter": "how the token rules cut tokens: words (the default) or icu (ICU word"
+        " segments holding a letter, every script; needs the icu extra)",
+        "locale": "the icu segmenter's locale (default root)",
+    }
+    properties = {}
+    for name in TOKENS_FIELDS:
+        schema = params[name].json_schema()
+        schema.pop("description", None)
+        properties[name] = _described(schema, meanings[name])
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": ["segmenter"],
+        "additionalProperties": False,
+        "description": "how the token rules of this file, and of the files it includes, cut"
+        " tokens (a rule's own segmenter overrides it)",
+    }
+
+
 def _contract_field(name: str) -> dict[str, Any]:
     if name == "textcontract":
         return {"const": FORMAT_VERSION, "description": "the contract format version"}
@@ -199,6 +223,8 @@ def _contract_field(name: str) -> dict[str, Any]:
         return {"type": "array", "items": _ref("rule")}
     if name == "lineage":
         return _lineage_schema()
+    if name == "tokens":
+        return _tokens_schema()
     raise KeyError(f"the JSON schema does not describe contract field {name!r}")
 
 

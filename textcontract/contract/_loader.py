@@ -25,6 +25,7 @@ from textcontract.contract._includes import (
 from textcontract.contract._lineage import Lineage, read_lineage
 from textcontract.contract._parsed import ParsedContract, RuleEntry, contract_digest
 from textcontract.contract._rule_entries import RuleScope, read_rules
+from textcontract.contract._tokens import Tokens, read_tokens
 from textcontract.errors import ContractError, InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader
 from textcontract.rules import Registry, default_registry, share_patterns
@@ -44,18 +45,27 @@ class _Load:
         self.files: list[str] = []
         self.texts: list[str] = []
         self.lineage: Lineage | None = None
+        self.tokens: Tokens | None = None
+        """The top file's ``tokens:`` block, when it has a valid one."""
 
-    def file(self, source: ContractSource) -> tuple[Header, FieldReader] | None:
-        """Read one file (its includes first); ``None`` when it is not a contract at all."""
+    def file(
+        self, source: ContractSource, tokens: Tokens | None = None
+    ) -> tuple[Header, FieldReader] | None:
+        """Read one file (its includes first); ``None`` when it is not a contract at all.
+
+        ``tokens`` is the block of the nearest including file that has one.
+        """
         self.reading.append(source)
         self.files.append(source.display)
         self.texts.append(source.text)
         try:
-            return self._read(source)
+            return self._read(source, tokens)
         finally:
             self.reading.pop()
 
-    def _read(self, source: ContractSource) -> tuple[Header, FieldReader] | None:
+    def _read(
+        self, source: ContractSource, tokens: Tokens | None
+    ) -> tuple[Header, FieldReader] | None:
         try:
             data, positions = load_yaml(source.text, source.display, error=ContractError)
         except InputError as error:
@@ -76,11 +86,15 @@ class _Load:
         if len(self.reading) == 1 and data.get("lineage") is not None:  # included files' is ignored
             self.lineage = read_lineage(reader, data["lineage"])
         defaults = read_defaults(reader, data.get("defaults", MISSING))
+        if "tokens" in data:
+            tokens = read_tokens(reader, data["tokens"])
+            if len(self.reading) == 1:
+                self.tokens = tokens
         for include, path in read_includes(reader, data.get("include", MISSING)):
             included = open_include(reader, include, path, source)
             if included is not None and not self._cycle(reader, included, path):
-                self.file(included)
-        scope = RuleScope(self.registry, defaults, self.places)
+                self.file(included, tokens)
+        scope = RuleScope(self.registry, defaults, self.places, tokens)
         self.entries.extend(read_rules(reader, data.get("rules", MISSING), scope))
         return header, reader
 
@@ -114,12 +128,13 @@ def parse_contract_source(
         version=header.version,
         policy=header.policy,
         entries=entries,
-        digest=contract_digest(header.id, header.version, header.policy, entries),
+        digest=contract_digest(header.id, header.version, header.policy, entries, load.tokens),
         source=source.display,
         description=header.description,
         files=tuple(load.files),
         texts=tuple(load.texts),
         lineage=load.lineage,
+        tokens=load.tokens,
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from textcontract.canonical import digest
 from textcontract.contract._lineage import Lineage
+from textcontract.contract._tokens import Tokens
 from textcontract.errors import Location
 from textcontract.model import CheckPolicy, Context, ContractRef, RuleVersion
 from textcontract.rules import PatternRule, PatternTable, RuleType
@@ -49,17 +50,26 @@ class RuleEntry:
 
 
 def contract_digest(
-    contract_id: str, version: RuleVersion, policy: CheckPolicy, entries: tuple[RuleEntry, ...]
+    contract_id: str,
+    version: RuleVersion,
+    policy: CheckPolicy,
+    entries: tuple[RuleEntry, ...],
+    tokens: Tokens | None = None,
 ) -> str:
-    """Covers everything that can change a result; descriptions and examples stay out."""
-    return digest(
-        {
-            "id": contract_id,
-            "version": version,
-            "policy": policy.to_json(),
-            "rules": [entry.digest_form() for entry in entries],
-        }
-    )
+    """Covers everything that can change a result; descriptions and examples stay out.
+
+    The header's ``tokens`` enters only when given (SPEC §19), so 0.2 digests stay; each
+    rule it applies to carries it in its own parameters too (its part of the digest).
+    """
+    form: dict[str, Any] = {
+        "id": contract_id,
+        "version": version,
+        "policy": policy.to_json(),
+        "rules": [entry.digest_form() for entry in entries],
+    }
+    if tokens is not None:
+        form["tokens"] = tokens.to_json()
+    return digest(form)
 
 
 @dataclass(frozen=True)
@@ -82,10 +92,21 @@ class ParsedContract:
     """The text of each of ``files`` as it was read (what a worker elsewhere compiles)."""
     lineage: Lineage | None = None
     """Where this revision comes from (SPEC §17.7); out of the digest."""
+    tokens: Tokens | None = None
+    """The top file's ``tokens:`` block (SPEC §19), when given."""
 
     @cached_property
     def rules(self) -> tuple[RuleType, ...]:
         return tuple(entry.rule for entry in self.entries)
+
+    @cached_property
+    def icu_version(self) -> str | None:
+        """The ICU version its rules' tokens depend on (``engine.icu``), None if none does."""
+        for rule in self.rules:
+            version = rule.segmenter.icu_version
+            if version is not None:
+                return version
+        return None
 
     @cached_property
     def pattern_tables(self) -> tuple[PatternTable, ...]:

@@ -12,10 +12,12 @@ from typing import Any
 
 from textcontract.contract._header import FileDefaults, read_version
 from textcontract.contract._parsed import RuleEntry, RuleExample
+from textcontract.contract._tokens import Tokens, resolve_segmenting
 from textcontract.errors import InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader, KeyPath
 from textcontract.model import NAME_PATTERN, Context, Enforcement, RuleVersion, Severity
 from textcontract.rules import (
+    SEGMENTER,
     Configured,
     Registry,
     RuleHeader,
@@ -46,6 +48,8 @@ class RuleScope:
     defaults: FileDefaults
     places: dict[str, Location]
     """Where each rule id of the contract so far was written (ids are unique across files)."""
+    tokens: Tokens | None = None
+    """The ``tokens:`` block the file's rules are under (its own, or an including file's)."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ def _read_rule(reader: FieldReader, raw: Any, path: KeyPath, scope: RuleScope) -
     rule_type = _rule_type(rule, raw.get("type", MISSING), scope.registry)
     if rule_type is None:
         return None
-    configured = _configure(reader, rule, raw, rule_type, scope.defaults)
+    configured = _configure(reader, rule, raw, rule_type, scope)
     if reader.failed_since(start) or rule_id is None:
         return None
     header = RuleHeader(
@@ -106,7 +110,7 @@ def _read_rule(reader: FieldReader, raw: Any, path: KeyPath, scope: RuleScope) -
     return RuleEntry(
         rule=configured_rule,
         location=reader.at(path),
-        resolved=configured.resolved,
+        resolved=resolve_segmenting(configured.resolved),
         violated_examples=examples.get("violated", ()),
         satisfied_examples=examples.get("satisfied", ()),
     )
@@ -191,16 +195,22 @@ def _configure(
     rule: FieldReader,
     raw: Mapping[str, Any],
     rule_type: type[RuleType],
-    defaults: FileDefaults,
+    scope: RuleScope,
 ) -> Configured:
-    """The rule's parameters, the file's defaults filling those it declares and leaves out."""
+    """The rule's parameters, the file's defaults filling those it declares and leaves out,
+    and the ``tokens:`` block it is under filling ``segmenter`` and ``locale``."""
     params = {name: value for name, value in raw.items() if name not in COMMON_RULE_FIELDS}
     inherited = {
         name: value
-        for name, value in defaults.params.items()
+        for name, value in scope.defaults.params.items()
         if name not in params and rule_type.param(name) is not None
     }
-    configured = configure_options(rule_type, {**params, **inherited}, COMMON_RULE_FIELDS)
+    segmenting = {}
+    if scope.tokens is not None and rule_type.param(SEGMENTER.name) is SEGMENTER:
+        segmenting = scope.tokens.inherited_by(params)
+    configured = configure_options(
+        rule_type, {**params, **inherited, **segmenting}, COMMON_RULE_FIELDS
+    )
     for problem in configured.problems:
         name = problem.path[0] if problem.path else None
         if name in inherited:

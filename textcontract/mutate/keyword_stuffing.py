@@ -38,7 +38,7 @@ from textcontract.mutate._base import (
 from textcontract.mutate._choice import Chooser
 from textcontract.mutate._texts import insert, sentences
 from textcontract.rules import RuleType
-from textcontract.text import Profile, normalize, word_tokens
+from textcontract.text import WORDS, Profile, Segmenter, normalize
 
 __all__ = ["KeywordStuffing", "keywords"]
 
@@ -48,26 +48,26 @@ _LINK = regex.compile(r"https?://\S+", regex.IGNORECASE)
 _WORD = regex.compile(r"\S+")
 
 
-def _tokens(text: str) -> tuple[str, ...]:
-    return word_tokens(normalize(text, Profile.TEXT))
+def _tokens(text: str, segmenter: Segmenter = WORDS) -> tuple[str, ...]:
+    return segmenter.tokens(normalize(text, Profile.TEXT))
 
 
-def keywords(text: str) -> list[str]:
+def keywords(text: str, segmenter: Segmenter = WORDS) -> list[str]:
     """The most frequent tokens of five letters or more outside links, most frequent first
     (ties in order of appearance)."""
     prose = _LINK.sub(" ", text)
-    counts = Counter(token for token in _tokens(prose) if len(token) >= _SHORTEST)
+    counts = Counter(token for token in _tokens(prose, segmenter) if len(token) >= _SHORTEST)
     return [token for token, _ in counts.most_common(_KEYWORDS)]
 
 
-def _terse_core(text: str, limit: int) -> str:
-    """The start of the first sentence, whole words up to ``limit`` word tokens."""
+def _terse_core(text: str, limit: int, segmenter: Segmenter) -> str:
+    """The start of the first sentence, whole words up to ``limit`` tokens."""
     parts = sentences(text)
     sentence = parts[0] if parts else text.strip()
     core = ""
     for found in _WORD.finditer(sentence):
         core = sentence[: found.end()]
-        if len(_tokens(core)) >= limit:
+        if len(_tokens(core, segmenter)) >= limit:
             break
     return core
 
@@ -95,18 +95,20 @@ class KeywordStuffing(Operator):
     def _surface(
         baseline: Baseline, rule: RuleType, surface: Surface, chooser: Chooser
     ) -> Proposal:
-        words = keywords(surface.text)
+        # the tokens the rule counts: a rule may cut them with the icu segmenter (SPEC §19)
+        segmenter: Segmenter = getattr(rule, "segmenter", WORDS)
+        words = keywords(surface.text, segmenter)
         where = f"{rule.header.id} on surface {surface.name!r}"
         if not words:
             return Skip(f"{where}: no word of five letters or more to stuff")
         if rule.header.type == "LexicalDiversity":
-            padding = _stuffing(words, len(_tokens(surface.text)))
+            padding = _stuffing(words, len(_tokens(surface.text, segmenter)))
             text = insert(surface.text, padding, chooser, rule.header.id, surface.name)
-            what = f"{len(_tokens(padding))} repetitions of {', '.join(words)} added"
+            what = f"{len(_tokens(padding, segmenter))} repetitions of {', '.join(words)} added"
         else:
             minimum = rule.options.integer("minimum")
-            core = _terse_core(surface.text, max(1, minimum // 3))
-            missing = minimum - len(_tokens(core))
+            core = _terse_core(surface.text, max(1, minimum // 3), segmenter)
+            missing = minimum - len(_tokens(core, segmenter))
             if missing <= 0:
                 return Skip(f"{where}: the rule asks for too few tokens to pad ({minimum})")
             text = f"{core} {_stuffing(words, missing)}"

@@ -49,6 +49,14 @@ from textcontract.rules._registry import (
     RegistryError,
     default_registry,
 )
+from textcontract.rules._segmenting import (
+    DEFAULT_LOCALE,
+    LOCALE,
+    SEGMENTER,
+    SEGMENTING_PARAMS,
+    segmenter_of,
+    segmenting_problems,
+)
 from textcontract.rules._subject import Subject
 
 __all__ = [
@@ -56,14 +64,18 @@ __all__ = [
     "ACCENT_FOLDING",
     "BOOLEAN",
     "BUILTIN_TYPES",
+    "DEFAULT_LOCALE",
     "ENTRY_POINT_GROUP",
     "INTEGER",
+    "LOCALE",
     "NUMBER",
     "PATTERN_LIST",
     "PATTERN_TIMEOUT",
     "REQUIRED",
     "RULE_ERROR",
     "SCALAR",
+    "SEGMENTER",
+    "SEGMENTING_PARAMS",
     "STRING",
     "STRING_LIST",
     "SURFACE",
@@ -94,5 +106,7 @@ __all__ = [
     "configure_options",
     "default_registry",
     "idle_checks",
+    "segmenter_of",
+    "segmenting_problems",
     "share_patterns",
 ]

@@ -38,8 +38,18 @@ from textcontract.rules._params import (
     ParamProblem,
 )
 from textcontract.rules._patterns import Candidates, PatternList, PatternTable
+from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
 from textcontract.rules._subject import Subject
-from textcontract.text import Budget, PatternHit, PatternTimeout, Profile, excerpt, find_matches
+from textcontract.text import (
+    WORDS,
+    Budget,
+    PatternHit,
+    PatternTimeout,
+    Profile,
+    Segmenter,
+    excerpt,
+    find_matches,
+)
 
 __all__ = [
     "MAX_EXCERPTS",
@@ -179,6 +189,9 @@ class RuleType(ABC):
     params: ClassVar[tuple[Param, ...]] = ()
     codes: ClassVar[tuple[Code, ...]] = ()
     main_code: ClassVar[str]
+    segmenter: Segmenter = WORDS
+    """What the rule cuts tokens with: word tokens unless its ``segmenter`` says otherwise.
+    A rule whose segmenter depends on ICU's data makes reports record ``engine.icu``."""
     reads_surfaces_only: ClassVar[bool] = False
     """The type's declaration that a rule's checks are a pure function of its parameters and
     of the surfaces :meth:`surfaces_read` names — each one's name, text, state, anchors and
@@ -295,9 +308,25 @@ class SurfaceRule(RuleType):
 
 
 class TokenRule(SurfaceRule):
-    """A surface rule over word tokens; unspaced scripts make it undetermined."""
+    """A surface rule over tokens, cut by its segmenter (``segmenter``, ``locale``).
+
+    Under the default word tokens, unspaced scripts make it undetermined (SPEC §4); the
+    ``icu`` segmenter counts every script, so that refusal does not apply (SPEC §19).
+    """
+
+    params: ClassVar[tuple[Param, ...]] = (SURFACES, *SEGMENTING_PARAMS)
+
+    def __init__(self, header: RuleHeader, options: Options) -> None:
+        super().__init__(header, options)
+        self.segmenter = segmenter_of(options.values)
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
+        return segmenting_problems(options)
 
     def unsupported_script(self, subject: Subject, surface: Surface) -> Check | None:
+        if self.segmenter.every_script:
+            return None
         share = subject.unsupported_share(surface)
         if share is None:
             return None
@@ -316,7 +345,13 @@ class TokenRule(SurfaceRule):
         if refusal is not None:
             yield refusal
         else:
-            yield from self.evaluate_tokens(subject, surface, subject.tokens(surface))
+            yield from self.evaluate_tokens(
+                subject, surface, subject.tokens(surface, self.segmenter)
+            )
+
+    def token_set(self, subject: Subject, surface: Surface) -> frozenset[str]:
+        """The surface's distinct tokens under this rule's segmenter."""
+        return subject.token_set(surface, self.segmenter)
 
     @abstractmethod
     def evaluate_tokens(

@@ -8,14 +8,15 @@ from textcontract._lines import LineCounter
 from textcontract.model import Context, Document, Surface, TextLocation
 from textcontract.rules._patterns import Candidates, PatternTable
 from textcontract.text import (
+    WORDS,
     OffsetMap,
     Profile,
     ScriptShare,
+    Segmenter,
     fold_text,
     normalize,
     unspaced_share,
     unsupported_share,
-    word_tokens,
 )
 
 __all__ = ["Subject"]
@@ -46,11 +47,11 @@ class Subject:
         self.document = document
         self.context = context
         self._normalized: dict[tuple[str, Profile], str] = {}
-        self._tokens: dict[str, tuple[str, ...]] = {}
-        self._token_sets: dict[str, frozenset[str]] = {}
+        self._tokens: dict[tuple[str, Segmenter], tuple[str, ...]] = {}
+        self._token_sets: dict[tuple[str, Segmenter], frozenset[str]] = {}
         self._shares: dict[str, ScriptShare] = {}
         self._unsupported: dict[str, ScriptShare | None] = {}
-        self._history: dict[tuple[str, ...], int] | None = None
+        self._history: dict[Segmenter, dict[tuple[str, ...], int]] = {}
         self._offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
         self._lines: dict[str, LineCounter] = {}
         self._candidates: dict[tuple[str, Profile, PatternTable], Candidates] = {}
@@ -130,18 +131,21 @@ class Subject:
             counter = self._lines[surface.name] = LineCounter(surface.text)
         return counter
 
-    def tokens(self, surface: Surface) -> tuple[str, ...]:
-        tokens = self._tokens.get(surface.name)
+    def tokens(self, surface: Surface, segmenter: Segmenter = WORDS) -> tuple[str, ...]:
+        """The surface's tokens under ``segmenter`` (text profile), cut once per run."""
+        key = (surface.name, segmenter)
+        tokens = self._tokens.get(key)
         if tokens is None:
-            tokens = word_tokens(self.normalized(surface, Profile.TEXT))
-            self._tokens[surface.name] = tokens
+            tokens = segmenter.tokens(self.normalized(surface, Profile.TEXT))
+            self._tokens[key] = tokens
         return tokens
 
-    def token_set(self, surface: Surface) -> frozenset[str]:
-        found = self._token_sets.get(surface.name)
+    def token_set(self, surface: Surface, segmenter: Segmenter = WORDS) -> frozenset[str]:
+        key = (surface.name, segmenter)
+        found = self._token_sets.get(key)
         if found is None:
-            found = frozenset(self.tokens(surface))
-            self._token_sets[surface.name] = found
+            found = frozenset(self.tokens(surface, segmenter))
+            self._token_sets[key] = found
         return found
 
     def script_share(self, surface: Surface) -> ScriptShare:
@@ -164,11 +168,12 @@ class Subject:
         self._unsupported[name] = found
         return found
 
-    def history_index(self) -> dict[tuple[str, ...], int]:
+    def history_index(self, segmenter: Segmenter = WORDS) -> dict[tuple[str, ...], int]:
         """Each distinct token sequence of the context's history and its first index."""
-        if self._history is None:
-            index: dict[tuple[str, ...], int] = {}
+        index = self._history.get(segmenter)
+        if index is None:
+            index = {}
             for position, text in enumerate(self.context.history):
-                index.setdefault(word_tokens(normalize(text, Profile.TEXT)), position)
-            self._history = index
-        return self._history
+                index.setdefault(segmenter.tokens(normalize(text, Profile.TEXT)), position)
+            self._history[segmenter] = index
+        return index

@@ -79,7 +79,7 @@ class LexicalDiversity(TokenRule):
         self, subject: Subject, surface: Surface, tokens: tuple[str, ...]
     ) -> Iterator[Check]:
         count = len(tokens)
-        unique = len(subject.token_set(surface))
+        unique = len(self.token_set(subject, surface))
         scope = f"surface:{surface.name}"
         if count < self._min_tokens:
             yield self.check(

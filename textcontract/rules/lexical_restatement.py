@@ -21,8 +21,8 @@ Satisfied::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import ClassVar
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
 from textcontract.model import Check, Document, Kind, Status, Surface
 from textcontract.rules._base import (
@@ -33,7 +33,8 @@ from textcontract.rules._base import (
     RuleHeader,
     RuleType,
 )
-from textcontract.rules._params import INTEGER, NUMBER, SURFACE, Param
+from textcontract.rules._params import INTEGER, NUMBER, SURFACE, Param, ParamProblem
+from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
 from textcontract.rules._subject import Subject
 
 __all__ = ["LexicalRestatement"]
@@ -63,6 +64,7 @@ class LexicalRestatement(RuleType):
             default=4,
             minimum=0,
         ),
+        *SEGMENTING_PARAMS,
     )
     codes: ClassVar[tuple[Code, ...]] = (
         Code.of(
@@ -78,8 +80,13 @@ class LexicalRestatement(RuleType):
     main_code = "LEXICAL_RESTATEMENT"
     reads_surfaces_only = True
 
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
+        return segmenting_problems(options)
+
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)
+        self.segmenter = segmenter_of(options.values)
         self._source = options.text("source")
         self._target = options.text("target")
         self._threshold = options.number("overlap_threshold")
@@ -100,7 +107,7 @@ class LexicalRestatement(RuleType):
         if refusal is not None:
             yield refusal
             return
-        source_set = subject.token_set(source)
+        source_set = subject.token_set(source, self.segmenter)
         if not source_set:
             yield self.check(
                 Status.UNDETERMINED,
@@ -110,11 +117,13 @@ class LexicalRestatement(RuleType):
                 evidence=[{"source": self._source, "target": self._target}],
             )
             return
-        target_set = subject.token_set(target)
+        target_set = subject.token_set(target, self.segmenter)
         shared = source_set & target_set
         overlap = len(shared) / len(source_set)
         novel_count = len(target_set - source_set)
-        novel = self._novel(subject.tokens(target), source_set, min(novel_count, _NOVEL_SHOWN))
+        novel = self._novel(
+            subject.tokens(target, self.segmenter), source_set, min(novel_count, _NOVEL_SHOWN)
+        )
         restated = overlap > self._threshold and novel_count < self._minimum_novel
         if restated:
             message = (
@@ -179,6 +188,8 @@ class LexicalRestatement(RuleType):
     def _unsupported_script(
         self, subject: Subject, source: Surface, target: Surface
     ) -> Check | None:
+        if self.segmenter.every_script:
+            return None
         refused = []
         for role, surface in (("source", source), ("target", target)):
             share = subject.unsupported_share(surface)

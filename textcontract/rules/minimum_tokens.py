@@ -68,7 +68,7 @@ class MinimumTokens(TokenRule):
         self, subject: Subject, surface: Surface, tokens: tuple[str, ...]
     ) -> Iterator[Check]:
         count = len(tokens)
-        unique = len(subject.token_set(surface))
+        unique = len(self.token_set(subject, surface))
         short: list[str] = []
         if count < self._minimum:
             short.append(f"{count} tokens, at least {self._minimum} required")

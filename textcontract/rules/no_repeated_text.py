@@ -22,11 +22,13 @@ Satisfied::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import ClassVar
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
 from textcontract.model import Check, Kind, Status, Surface
-from textcontract.rules._base import SURFACE_MISSING, Code, SurfaceRule
+from textcontract.rules._base import SURFACE_MISSING, Code, Options, RuleHeader, SurfaceRule
+from textcontract.rules._params import Param, ParamProblem
+from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
 from textcontract.rules._subject import Subject
 
 __all__ = ["NoRepeatedText"]
@@ -46,9 +48,18 @@ class NoRepeatedText(SurfaceRule):
         SURFACE_MISSING,
     )
     main_code = "REUSED_TEXT"
+    params: ClassVar[tuple[Param, ...]] = (*SurfaceRule.params, *SEGMENTING_PARAMS)
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
+        return segmenting_problems(options)
+
+    def __init__(self, header: RuleHeader, options: Options) -> None:
+        super().__init__(header, options)
+        self.segmenter = segmenter_of(options.values)
 
     def evaluate(self, subject: Subject) -> Iterator[Check]:
-        history = subject.history_index()
+        history = subject.history_index(self.segmenter)
         for name, surface in self.surfaces(subject):
             if surface is None:
                 yield self.missing_surface(name)
@@ -56,13 +67,13 @@ class NoRepeatedText(SurfaceRule):
                 yield self._judge(subject, surface, history)
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
-        yield self._judge(subject, surface, subject.history_index())
+        yield self._judge(subject, surface, subject.history_index(self.segmenter))
 
     def _judge(
         self, subject: Subject, surface: Surface, history: dict[tuple[str, ...], int]
     ) -> Check:
         scope = f"surface:{surface.name}"
-        tokens = subject.tokens(surface)
+        tokens = subject.tokens(surface, self.segmenter)
         index = history.get(tokens)
         if index is None:
             count = len(subject.context.history)

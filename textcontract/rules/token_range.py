@@ -60,9 +60,10 @@ class TokenRange(TokenRule):
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
+        problems = super().validate_options(options)
         if options.get("min") is None and options.get("max") is None:
-            return [ParamProblem("TokenRange needs 'min', 'max' or both")]
-        return []
+            problems.append(ParamProblem("TokenRange needs 'min', 'max' or both"))
+        return problems
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)

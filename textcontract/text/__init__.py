@@ -1,5 +1,5 @@
-"""Text handling: normalization profiles (+ offset maps back to the original), word tokens,
-script shares, pattern syntax, timed searches."""
+"""Text handling: normalization profiles (+ offset maps back to the original), word tokens and
+segmenters, script shares, pattern syntax, timed searches."""
 
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,17 @@ from textcontract.text._scripts import (
     unsupported_share,
 )
 from textcontract.text._search import Budget, PatternHit, PatternTimeout, excerpt, find_matches
+from textcontract.text._segmenters import (
+    ICU_EXTRA,
+    LOCALE_SYNTAX,
+    SEGMENTER_NAMES,
+    WORDS,
+    IcuSegmenter,
+    Segmenter,
+    SegmenterUnavailable,
+    WordSegmenter,
+    icu_segmenter,
+)
 from textcontract.text._tokens import word_tokens
 
 if TYPE_CHECKING:
@@ -64,13 +75,18 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ICU_EXTRA",
+    "LOCALE_SYNTAX",
+    "SEGMENTER_NAMES",
     "UNSPACED_SCRIPTS",
     "UNSPACED_THRESHOLD",
+    "WORDS",
     "Atom",
     "Budget",
     "CharSet",
     "Group",
     "GroupKind",
+    "IcuSegmenter",
     "LiteralChar",
     "LiteralPrefilter",
     "LiteralRun",
@@ -82,11 +98,15 @@ __all__ = [
     "Profile",
     "Repeat",
     "ScriptShare",
+    "Segmenter",
+    "SegmenterUnavailable",
+    "WordSegmenter",
     "excerpt",
     "find_matches",
     "fold_text",
     "has_unspaced_letter",
     "host_key",
+    "icu_segmenter",
     "literal_runs",
     "normalize",
     "parse_pattern",

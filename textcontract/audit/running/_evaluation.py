@@ -30,7 +30,7 @@ from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
 from textcontract.rules import RuleType, Subject
-from textcontract.text import OffsetMap, Profile, ScriptShare
+from textcontract.text import WORDS, OffsetMap, Profile, ScriptShare, Segmenter
 
 __all__ = [
     "Judgement",
@@ -59,11 +59,11 @@ class TextMemo:
         self.normalized: dict[tuple[str, Profile], str] = {}
         self.offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
         self.line_counters: dict[str, LineCounter] = {}
-        self.tokens: dict[str, tuple[str, ...]] = {}
-        self.token_sets: dict[str, frozenset[str]] = {}
+        self.tokens: dict[tuple[str, Segmenter], tuple[str, ...]] = {}
+        self.token_sets: dict[tuple[str, Segmenter], frozenset[str]] = {}
         self.shares: dict[str, ScriptShare] = {}
         self.unsupported: dict[str, ScriptShare | None] = {}
-        self.histories: dict[tuple[str, ...], dict[tuple[str, ...], int]] = {}
+        self.histories: dict[tuple[tuple[str, ...], Segmenter], dict[tuple[str, ...], int]] = {}
 
 
 class _MemoSubject(Subject):
@@ -95,16 +95,18 @@ class _MemoSubject(Subject):
             found = self._memo.line_counters[surface.text] = super().line_counter(surface)
         return found
 
-    def tokens(self, surface: Surface) -> tuple[str, ...]:
-        found = self._memo.tokens.get(surface.text)
+    def tokens(self, surface: Surface, segmenter: Segmenter = WORDS) -> tuple[str, ...]:
+        key = (surface.text, segmenter)
+        found = self._memo.tokens.get(key)
         if found is None:
-            found = self._memo.tokens[surface.text] = super().tokens(surface)
+            found = self._memo.tokens[key] = super().tokens(surface, segmenter)
         return found
 
-    def token_set(self, surface: Surface) -> frozenset[str]:
-        found = self._memo.token_sets.get(surface.text)
+    def token_set(self, surface: Surface, segmenter: Segmenter = WORDS) -> frozenset[str]:
+        key = (surface.text, segmenter)
+        found = self._memo.token_sets.get(key)
         if found is None:
-            found = self._memo.token_sets[surface.text] = super().token_set(surface)
+            found = self._memo.token_sets[key] = super().token_set(surface, segmenter)
         return found
 
     def script_share(self, surface: Surface) -> ScriptShare:
@@ -119,11 +121,11 @@ class _MemoSubject(Subject):
             memo[surface.text] = super().unsupported_share(surface)
         return memo[surface.text]
 
-    def history_index(self) -> dict[tuple[str, ...], int]:
-        key = self.context.history
+    def history_index(self, segmenter: Segmenter = WORDS) -> dict[tuple[str, ...], int]:
+        key = (self.context.history, segmenter)
         found = self._memo.histories.get(key)
         if found is None:
-            found = self._memo.histories[key] = super().history_index()
+            found = self._memo.histories[key] = super().history_index(segmenter)
         return found
 
 
