@@ -168,6 +168,18 @@ def test_parts_of_another_engine_version_are_refused(two: list[Path]) -> None:
     assert f"merge refuses {edited}: written by engine" in _refusal(two[0], edited)
 
 
+def test_parts_computed_under_another_unicode_version_are_refused(two: list[Path]) -> None:
+    """A merged report records one ``engine.unicode`` (SPEC §20): parts must agree on it."""
+
+    def elsewhere(report: dict[str, Any]) -> None:
+        report["engine"]["unicode"]["unicodedata"] = "15.1.0"
+
+    edited = _rewrite(two[1], elsewhere)
+    refusal = _refusal(two[0], edited)
+    assert f"merge refuses {edited}: its engine" in refusal
+    assert f"differs from {two[0]}'s" in refusal
+
+
 def test_parts_of_another_shard_count_are_refused(tmp_path: Path, two: list[Path]) -> None:
     (tmp_path / "three").mkdir()
     three = parts_of(SHIPPED, 3, tmp_path / "three")

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from textcontract import Context, Document, load_contract, load_contract_text
 from textcontract._engine import engine_json
-from textcontract._version import __version__
 
 HERE = Path(__file__).parent / "default_segmenter"
 _V02_ENGINE = '"engine":{"name":"textcontract","version":"0.1.0"}'
@@ -46,7 +45,7 @@ def test_the_reports_are_0_2_s_bytes_but_for_the_engine() -> None:
     lines = ran.stdout.splitlines()
     assert len(lines) == len(expected) == 30
     for line, wanted in zip(lines, expected, strict=True):
-        assert line == wanted.replace('"version":"0.1.0"', f'"version":"{__version__}"', 1)
+        assert line == wanted
 
 
 def test_the_contract_keeps_its_0_2_digest() -> None:

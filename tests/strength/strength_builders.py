@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from textcontract._engine import engine_json
 from textcontract.model import Severity
 from textcontract.strength import (
     CoverageGap,
@@ -92,6 +93,7 @@ def audit_report(
     """The parts of a version-2 audit report that ``compare`` reads, plus an unrelated key."""
     return {
         "audit_version": 2,
+        "engine": engine_json(),
         "contract": {"id": "c", "version": 1, "digest": digest, "lineage": lineage},
         "policy": result.policy.report_json(),
         "strength": result.strength_block_json(),

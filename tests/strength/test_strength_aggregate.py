@@ -117,7 +117,9 @@ def test_aggregate_json_shape_and_recorded_digests() -> None:
         "exposure",
         "artifacts",
         "evidence_set",
+        "caveats",
     ]
+    assert result["caveats"] == []
     assert result["aggregate_version"] == 2
     assert result["policy"] == {
         "digest": FLOORED.digest,

@@ -32,7 +32,8 @@ def run(*probes: ProbeTrials, **policy_fields: Any) -> dict[str, Any]:
 
 def relation(a: dict[str, Any], b: dict[str, Any]) -> tuple[str, list[str]]:
     result = compare(("a.json", a), ("b.json", b))
-    assert list(result) == ["relation", "reasons"]
+    assert list(result) == ["relation", "reasons", "caveats"]
+    assert result["caveats"] == []
     return result["relation"], result["reasons"]
 
 

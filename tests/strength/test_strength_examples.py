@@ -295,7 +295,10 @@ def test_example_10_modes_never_compare(tmp_path: Path) -> None:
     b_json = json.loads(b.read_text(encoding="utf-8"))
     assert a_json["comparability_key"] == b_json["comparability_key"]
     code, compared, _ = invoke("compare", str(a), str(b))
-    assert (code, compared) == (0, {"relation": "incomparable", "reasons": ["mode-differs"]})
+    assert (code, compared) == (
+        0,
+        {"relation": "incomparable", "reasons": ["mode-differs"], "caveats": []},
+    )
     code, out, stderr = invoke("aggregate-strength", str(a), str(b), "--policy", str(policy))
     assert (code, out) == (4, "")
     assert "scoring_version differs" in stderr

@@ -13,6 +13,7 @@ ALLOWED_IMPORTS = (
     "textcontract.canonical",
     "textcontract.fields",
     "textcontract._version",
+    "textcontract._engine",
     "textcontract.model",
     "textcontract.strength",
 )

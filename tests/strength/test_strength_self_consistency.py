@@ -63,6 +63,7 @@ def test_an_invalid_verdict_contradicts_itself() -> None:
     assert compare(("a.json", bad), ("b.json", good)) == {
         "relation": "incomparable",
         "reasons": ["integrity: a (verdict.value is INVALID (an INVALID run mints no artifact))"],
+        "caveats": [],
     }
 
 

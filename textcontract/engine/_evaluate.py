@@ -97,6 +97,7 @@ def evaluate(
         policy=contract.policy,
         checks=checks,
         source=source,
+        icu_version=contract.icu_version,
     )
 
 

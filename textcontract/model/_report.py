@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from textcontract._version import ENGINE_NAME, __version__
+from textcontract._engine import engine_json
 from textcontract.model._check import Check, Enforcement, Kind, RuleVersion, Status
 
 __all__ = ["CheckPolicy", "ContractRef", "Report", "is_accepted", "is_complete"]
@@ -74,6 +74,8 @@ class Report:
     checks: tuple[Check, ...]
     source: str | None = None
     """Which input this is (SPEC §11): a path as given, ``<stdin>``, a batch id, or None."""
+    icu_version: str | None = None
+    """The ICU version the contract's tokens came from (``engine.icu``), None without ICU."""
 
     @cached_property
     def accepted(self) -> bool:
@@ -94,7 +96,7 @@ class Report:
         """The report as a JSON-ready dict, keys in SPEC §3 order."""
         return {
             "report_version": 1,
-            "engine": {"name": ENGINE_NAME, "version": __version__},
+            "engine": engine_json(self.icu_version),
             "contract": self.contract.to_json(),
             "input": {"document": self.document_digest, "context": self.context_digest},
             "source": self.source,

@@ -6,11 +6,12 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
+from textcontract._engine import engine_json
 from textcontract.errors import InputError, Problem, RefusedArtifactSet
-from textcontract.strength._artifact import engine_json
 from textcontract.strength._consistency import ClaimedProbe
 from textcontract.strength._evidence import EvidenceArtifact, artifact_digest, parse_artifact
 from textcontract.strength._policy import ScoringPolicy
+from textcontract.strength._recorded_engine import engine_caveats
 from textcontract.strength._states import Exposure, ProbeClass
 from textcontract.strength._vector import StrengthVector, build_strength_vector
 
@@ -141,6 +142,7 @@ def aggregate(artifacts: Sequence[tuple[str, Any]], policy: ScoringPolicy) -> di
         "exposure": _exposure_split(admitted, policy),
         "artifacts": [{"probe_id": probe_id, "digest": value} for probe_id, value in digests],
         "evidence_set": "caller-selected",
+        "caveats": engine_caveats([artifact.engine for artifact in parsed]),
     }
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from textcontract._version import ENGINE_NAME, __version__
+from textcontract._engine import engine_json
 from textcontract.strength._identity import PRODUCTION, ScoringVersionInputs, comparability_key
 from textcontract.strength._policy import ScoringPolicy
 from textcontract.strength._probe import CoverageGap, ProbeTrials
@@ -17,13 +17,9 @@ from textcontract.strength._vector import build_strength_vector
 from textcontract.strength._verdict import Recommendation, VerdictValue, ladder_verdict
 from textcontract.strength._waivers import Waiver
 
-__all__ = ["ARTIFACT_VERSION", "RunEvidence", "engine_json", "evidence_artifact"]
+__all__ = ["ARTIFACT_VERSION", "RunEvidence", "evidence_artifact"]
 
 ARTIFACT_VERSION = 2
-
-
-def engine_json() -> dict[str, str]:
-    return {"name": ENGINE_NAME, "version": __version__}
 
 
 def check_policy_matches(policy: ScoringPolicy, inputs: ScoringVersionInputs) -> None:
@@ -57,6 +53,12 @@ class RunEvidence:
     as_of: date | None = None
     preflight_digest: str | None = None
     source_revision: SourceRevision | None = None
+    engine: Mapping[str, Any] | None = None
+    """The ``engine`` block of the run whose outcomes these are (SPEC §20): an audit's
+    names the ICU version its contract used; ``None`` is this process's, without ICU."""
+
+    def engine_json(self) -> dict[str, Any]:
+        return engine_json() if self.engine is None else dict(self.engine)
 
     def named_waivers(self, trials: ProbeTrials) -> list[dict[str, Any]]:
         known = {waiver.id: waiver for waiver in self.waivers}
@@ -95,7 +97,7 @@ def evidence_artifact(
         raise ValueError(f"the verdict of {trials.probe.probe_id} is INVALID: no artifact")
     return {
         "artifact_version": ARTIFACT_VERSION,
-        "engine": engine_json(),
+        "engine": run.engine_json(),
         "mode": inputs.mode,
         "scoring_version": inputs.scoring_version,
         "scoring_version_inputs": inputs.to_json(),

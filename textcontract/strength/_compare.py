@@ -8,6 +8,7 @@ from typing import Any
 from textcontract.errors import InputError, Problem
 from textcontract.strength._consistency import ClaimedScoring
 from textcontract.strength._evidence import Scored, parse_scored
+from textcontract.strength._recorded_engine import engine_caveats
 from textcontract.strength._states import ProbeClass
 from textcontract.strength._vector import ClassStrength
 
@@ -85,9 +86,11 @@ def _override(favoured: ClaimedScoring, other: ClaimedScoring, names: tuple[str,
 
 
 def compare_scored(a_side: Scored, b_side: Scored) -> dict[str, Any]:
-    """The relation of two parsed measurements, with the informative lineage reason last."""
+    """The relation of two parsed measurements, with the informative lineage reason last,
+    and the caveats their recorded engines raise (SPEC §20: comparable, but said)."""
     found = compare_claims(a_side, b_side)
     found["reasons"] += _lineage(a_side, b_side)
+    found["caveats"] = engine_caveats([a_side.engine, b_side.engine])
     return found
 
 

@@ -36,6 +36,7 @@ from textcontract.strength._probe import (
     read_probe,
 )
 from textcontract.strength._provenance import SourceRevision, read_source_revision
+from textcontract.strength._recorded_engine import UNKNOWN_ENGINE, RecordedEngine, read_engine
 from textcontract.strength._verdict import (
     Recommendation,
     Verdict,
@@ -118,6 +119,7 @@ class EvidenceArtifact:
     as_of: date | None = None
     preflight_digest: str | None = None
     source_revision: SourceRevision | None = None
+    engine: RecordedEngine = UNKNOWN_ENGINE
 
     @property
     def source(self) -> str | None:
@@ -282,9 +284,7 @@ def parse_artifact(obj: Any, source: str | None) -> EvidenceArtifact:
     reader = FieldReader(source)
     version = _version(reader, obj, "artifact_version")
     fields = reader.mapping(obj, (), required=_V2_KEYS if version == 2 else _V1_KEYS)
-    engine = reader.mapping(fields["engine"], ("engine",), required=("name", "version"))
-    reader.string(engine["name"], ("engine", "name"))
-    reader.string(engine["version"], ("engine", "version"))
+    engine = read_engine(reader, fields["engine"])
     claims, declared = _read_claims(reader, fields, source, version)
     mode = _read_mode(reader, fields["mode"])
     gaps = tuple(
@@ -308,6 +308,7 @@ def parse_artifact(obj: Any, source: str | None) -> EvidenceArtifact:
         source_revision=read_source_revision(
             reader, fields.get("source_revision"), ("source_revision",)
         ),
+        engine=engine,
     )
     reader.raise_if_problems()
     return artifact
@@ -346,6 +347,8 @@ class Scored:
     parent_digest: str | None = None
     revision_count: int | None = None
     """An audit report's ``contract.lineage``, when declared."""
+    engine: RecordedEngine = UNKNOWN_ENGINE
+    """The versions its results were computed under (unknown when not recorded)."""
 
     @property
     def mode(self) -> str:
@@ -425,6 +428,9 @@ def _parse_audit(obj: Any, source: str | None) -> Scored:
         probes=_audit_probes(reader, strength["probes"], version),
         vector=read_vector(reader, strength, ("strength",)),
     )
+    engine = UNKNOWN_ENGINE
+    if "engine" in fields:
+        engine = read_engine(reader, fields["engine"])
     lineage: tuple[str | None, str | None, int | None] = (None, None, None)
     verdict_value = None
     if version == 2:
@@ -432,7 +438,8 @@ def _parse_audit(obj: Any, source: str | None) -> Scored:
         verdict_value = _read_verdict(reader, fields["verdict"]).value.value
     reader.raise_if_problems()
     integrity = tuple(integrity_faults(claims, verdict_value))
-    return Scored(claims, integrity + tuple(contradictions(claims)), integrity, *lineage)
+    faults = integrity + tuple(contradictions(claims))
+    return Scored(claims, faults, integrity, *lineage, engine=engine)
 
 
 def parse_scored(obj: Any, source: str | None) -> Scored:
@@ -440,7 +447,10 @@ def parse_scored(obj: Any, source: str | None) -> Scored:
     if isinstance(obj, dict) and "artifact_version" in obj:
         artifact = parse_artifact(obj, source)
         return Scored(
-            artifact.claims, tuple(artifact.contradictions()), tuple(artifact.integrity_faults())
+            artifact.claims,
+            tuple(artifact.contradictions()),
+            tuple(artifact.integrity_faults()),
+            engine=artifact.engine,
         )
     if isinstance(obj, dict) and "audit_version" in obj:
         return _parse_audit(obj, source)

@@ -14,6 +14,7 @@ from textcontract.canonical import digest
 from textcontract.fields import FieldReader
 from textcontract.model import Severity
 from textcontract.strength._identity import CONTRACT_SCORING, MODES
+from textcontract.strength._recorded_engine import read_engine
 from textcontract.strength._states import Exposure, ProbeClass
 
 __all__ = [
@@ -100,7 +101,7 @@ def parse_preflight_verdict(obj: Any, source: str | None) -> PreflightClaims:
     reader = FieldReader(source)
     fields = reader.mapping(obj, (), required=_KEYS)
     reader.expect_equal(fields["preflight_version"], ("preflight_version",), PREFLIGHT_VERSION)
-    reader.mapping(fields["engine"], ("engine",), required=("name", "version"))
+    read_engine(reader, fields["engine"])
     contract = reader.mapping(
         fields["contract"], ("contract",), required=("id", "version", "digest")
     )

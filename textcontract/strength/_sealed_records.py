@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from textcontract._engine import engine_identity
 from textcontract.canonical import canonical_json
 from textcontract.errors import InputError, Location, Problem
 from textcontract.fields import FieldReader
-from textcontract.strength._artifact import RunEvidence, engine_json, evidence_artifact
+from textcontract.strength._artifact import RunEvidence, evidence_artifact
 from textcontract.strength._identity import (
     CONTRACT_FORMAT_VERSION,
     CONTRACT_SCORING,
@@ -188,7 +189,7 @@ def invalid_json(probe_id: str, verdict: Verdict, details: Sequence[str]) -> dic
     """What ``score`` prints instead of an artifact when the run is INVALID (SPEC §17.5)."""
     return {
         "invalid_version": INVALID_VERSION,
-        "engine": engine_json(),
+        "engine": engine_identity(),
         "probe_id": probe_id,
         "verdict": verdict.to_json(),
         "details": list(details),

@@ -180,8 +180,13 @@ def _declarations(part: Part) -> Any:
 def _identity(part: Part, first: Part) -> None:
     """Refuse a part that does not come from the run ``first`` comes from."""
     engine = part.report["engine"]
-    if engine != {"name": ENGINE_NAME, "version": __version__}:
+    if not isinstance(engine, dict) or (engine.get("name"), engine.get("version")) != (
+        ENGINE_NAME,
+        __version__,
+    ):
         raise _refused(part, f"written by engine {engine!r}, this is {ENGINE_NAME} {__version__}")
+    if engine != first.report["engine"]:  # one report records one Unicode (and ICU) version
+        raise _refused(part, f"its engine {engine!r} differs from {first.name}'s")
     if part.report["audit_version"] != AUDIT_VERSION:
         raise _refused(
             part, f"audit_version {part.report['audit_version']!r} is not {AUDIT_VERSION}"
@@ -384,6 +389,7 @@ def _evidence(part: Part, mode: str) -> RunEvidence:
         as_of=as_of,
         preflight_digest=_preflight_digest(part),
         source_revision=revision,
+        engine=part.report["engine"],
     )
 
 

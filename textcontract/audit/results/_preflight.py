@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from textcontract._version import ENGINE_NAME, __version__
+from textcontract._engine import engine_identity
 from textcontract.audit.reading import Relation
 from textcontract.audit.results._figures import ExcludedReason
 from textcontract.audit.results._variant_records import Labels
@@ -207,7 +207,7 @@ class Preflight:
 
         return {
             "preflight_version": PREFLIGHT_VERSION,
-            "engine": {"name": ENGINE_NAME, "version": __version__},
+            "engine": engine_identity(),
             "contract": {
                 "id": self.contract.id,
                 "version": self.contract.version,

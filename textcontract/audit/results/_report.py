@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from textcontract._version import ENGINE_NAME, __version__
 from textcontract.audit.results._findings import AuditedContract, Findings, VariantRow
 from textcontract.audit.results._variant_records import Counted, Labels
 
@@ -45,7 +44,7 @@ def _head(findings: Findings) -> dict[str, Any]:
         preflight = {"passed": True, "digest": evidence.preflight_digest}
     return {
         "audit_version": AUDIT_VERSION,
-        "engine": {"name": ENGINE_NAME, "version": __version__},
+        "engine": findings.evidence.engine_json(),
         "mode": findings.mode,
         "contract": contract_json(findings.contract),
         "corpus": {"digest": findings.corpus_digest, "fixture_digest": findings.fixture_digest},

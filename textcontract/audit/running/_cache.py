@@ -2,7 +2,9 @@
 
 Every entry is one file, ``DIR/<kind>/<k[:2]>/<k[2:]>.json``, where ``k`` is the SHA-256
 (hex) of the canonical JSON of the entry's key: the cache format, the engine version, the
-kind and the kind's own key fields. A file holds two lines: a header
+Unicode versions normalization reads (``engine.unicode``: the ``unicodedata`` database and
+the ``regex`` package, SPEC §20), the kind and the kind's own key fields. An entry made under
+another Python or ``regex`` is never found, so never read. A file holds two lines: a header
 ``{"format", "kind", "key", "sha256"}`` and the body, whose bytes the header's ``sha256``
 covers. A read trusts an entry only when the header names the key that was asked for
 (a file copied or renamed from another entry is foreign) and the body's checksum holds
@@ -34,6 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from textcontract._engine import unicode_versions
 from textcontract._version import __version__
 from textcontract.canonical import canonical_json
 from textcontract.errors import InputError
@@ -78,15 +81,21 @@ def prepare_cache_folder(folder: Path, shown: str) -> None:
 class CacheFolder:
     """Reads and writes the entries of one cache folder."""
 
-    __slots__ = ("root",)
+    __slots__ = ("root", "unicode")
 
     def __init__(self, root: str | Path) -> None:
         self.root = os.fspath(root)
+        self.unicode = unicode_versions()
 
-    @staticmethod
-    def key(kind: str, fields: Mapping[str, Any]) -> str:
+    def key(self, kind: str, fields: Mapping[str, Any]) -> str:
         """The hex key of an entry of ``kind`` whose key fields are ``fields``."""
-        whole = {"format": CACHE_FORMAT, "engine": __version__, "kind": kind, "fields": fields}
+        whole = {
+            "format": CACHE_FORMAT,
+            "engine": __version__,
+            "unicode": self.unicode,
+            "kind": kind,
+            "fields": fields,
+        }
         return hashlib.sha256(canonical_json(whole)).hexdigest()
 
     def path(self, kind: str, key: str) -> str:

@@ -739,12 +739,19 @@ def _agrees(record: CaseRecord, plan: CasePlan) -> bool:
     return True
 
 
+def _evaluator(parsed: ParsedContract) -> str:
+    """What a case's records are filed under: the contract, and ICU's version when its rules
+    cut tokens with ICU (the Unicode versions are in every key, :mod:`._cache`)."""
+    icu = parsed.icu_version
+    return parsed.digest if icu is None else f"{parsed.digest} icu {icu}"
+
+
 def _cached(work: CaseWork, entry: CaseEntry, plan: CasePlan) -> CachedCase | None:
     if work.folder is None:
         return None
     found = read_case(
         work.folder,
-        work.parsed.digest,
+        _evaluator(work.parsed),
         entry.id,
         entry.fingerprint,
         work.setup.catch_threshold,
@@ -799,7 +806,7 @@ def audit_case(work: CaseWork, task: CaseTask) -> CaseOutcome:
     if results.complete and not _infrastructure_error(record):
         summary = CachedCase(record, case.baseline_digest, evaluations)
         write_case(
-            folder, work.parsed.digest, entry.fingerprint, work.setup.catch_threshold, summary
+            folder, _evaluator(work.parsed), entry.fingerprint, work.setup.catch_threshold, summary
         )
     return CaseOutcome(
         _waived(work, record), item, case.baseline_digest, results.hits, results.misses

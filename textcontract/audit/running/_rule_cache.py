@@ -1,7 +1,8 @@
 """Cached rule results (SPEC §13): one rule's checks on one trial, found again by content.
 
-An entry's key is the engine version, the rule's own digest (its part of the contract
-digest: id, type, version, code, severity, enforcement, parameters with defaults) and the
+An entry's key is the engine version and Unicode versions (:mod:`._cache`), the rule's own
+digest (its part of the contract digest: id, type, version, code, severity, enforcement,
+parameters with defaults; for a rule cutting tokens with ICU, the ICU version too) and the
 trial's key: the digest of its canonical document and context with each surface's origin
 (SPEC §10) added — a surface's origin is in no digest, but located evidence depends on
 it. The entries of one rule for the trials of one case are kept together in one file,
@@ -78,7 +79,11 @@ def _rule_key(entry: RuleEntry) -> RuleKey:
     implementation = _implementation(type(entry.rule))
     if implementation is None:
         return RuleKey(entry.rule, None)
-    return RuleKey(entry.rule, digest({"rule": entry.digest_form(), "code": implementation}))
+    filed: dict[str, Any] = {"rule": entry.digest_form(), "code": implementation}
+    icu = entry.rule.segmenter.icu_version
+    if icu is not None:  # its tokens come from ICU's dictionaries, which change between versions
+        filed["icu"] = icu
+    return RuleKey(entry.rule, digest(filed))
 
 
 def rule_keys(parsed: ParsedContract) -> tuple[RuleKey, ...]:

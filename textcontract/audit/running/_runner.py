@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from textcontract._engine import engine_json
 from textcontract._pool import Pool
 from textcontract.audit.reading import Thresholds, read_mode
 from textcontract.audit.results import (
@@ -369,6 +370,7 @@ def run_in(
         as_of=day,
         preflight_digest=preflight.digest,
         source_revision=revision,
+        engine=engine_json(corpus.contract.icu_version),
     )
     findings = summarize(
         corpus.contract,
