@@ -61,6 +61,7 @@ def test_the_engine_block_is_one_definition_everywhere() -> None:
 
 
 def test_check_reports_validate() -> None:
+    """The batch fixture checked against its last reports: every report marked (SPEC §21)."""
     orders = ROOT / "fixtures" / "orders"
     ran = subprocess.run(
         [
@@ -68,22 +69,31 @@ def test_check_reports_validate() -> None:
             "-m",
             "textcontract",
             "check",
-            "--batch",
-            str(ROOT / "fixtures" / "batch" / "replies.jsonl"),
+            "fixtures/orders/",
             "--contract",
-            str(orders / "textcontract.yaml"),
+            "fixtures/orders/textcontract.yaml",
+            "--baseline",
+            "fixtures/baselines/orders.jsonl",
             "--format",
             "jsonl",
         ],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
     assert ran.returncode in (0, 1), ran.stderr
-    lines = ran.stdout.splitlines()
-    assert lines
-    for line in lines:
-        assert _errors("report", json.loads(line)) == []
+    reports = [json.loads(line) for line in ran.stdout.splitlines()]
+    assert any("baseline" in check for report in reports for check in report["checks"])
+    for report in reports:
+        assert "baseline" in report
+        assert _errors("report", report) == []
+        unmarked = {key: value for key, value in report.items() if key != "baseline"}
+        unmarked["checks"] = [
+            {key: value for key, value in check.items() if key != "baseline"}
+            for check in report["checks"]
+        ]
+        assert _errors("report", unmarked) == []
     icu = load_contract_text(
         "textcontract: 1\nid: ja\ntokens: {segmenter: icu}\n"
         "rules: [{id: m, type: MinimumTokens, minimum: 3}]\n"
