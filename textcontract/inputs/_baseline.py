@@ -39,7 +39,7 @@ def read_baseline(path: str, base: str | None = None) -> Baseline:
     text = read_input_text(path, path)
     baseline = Baseline(os.getcwd() if base is None else base)
     try:
-        _fill(baseline, _values(text))
+        _fill(baseline, text)
     except _Foreign as why:
         raise InputError.at(f"not a baseline ({_FORMATS}): {why}", path) from None
     return baseline
@@ -55,31 +55,28 @@ def _parsed(text: str) -> Any:
         return _NOT_JSON
 
 
-def _values(text: str) -> list[Any]:
-    """The JSON values of the file: one JSON text, else one per non-empty line."""
+def _fill(baseline: Baseline, text: str) -> None:
+    """One JSON text (a report, an array of reports, a SARIF log), else JSON Lines, read a
+    line at a time: only fingerprints are kept, never the reports."""
     whole = _parsed(text)
     if whole is not _NOT_JSON:
-        return whole if isinstance(whole, list) else [whole]
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
-        raise _Foreign("the file is empty")
-    values = []
+        if isinstance(whole, Mapping) and "runs" in whole:
+            _fill_sarif(baseline, whole)
+            return
+        for index, value in enumerate(whole if isinstance(whole, list) else [whole]):
+            _fill_report(baseline, value, index)
+        return
+    index = 0
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         value = _parsed(line)
         if value is _NOT_JSON:
             raise _Foreign(f"line {number} is not JSON")
-        values.append(value)
-    return values
-
-
-def _fill(baseline: Baseline, values: list[Any]) -> None:
-    if len(values) == 1 and isinstance(values[0], Mapping) and "runs" in values[0]:
-        _fill_sarif(baseline, values[0])
-        return
-    for index, value in enumerate(values):
         _fill_report(baseline, value, index)
+        index += 1
+    if index == 0:
+        raise _Foreign("the file is empty")
 
 
 def _text(value: Any, what: str) -> str:
