@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.formats.actions_runner import acted_on
 from tests.formats.ci_builders import ROOT
 from tests.formats.test_github import parsed_lines
 
@@ -169,6 +170,34 @@ def test_an_input_error_fails_the_check_step_itself(tmp_path: Path) -> None:
     completed = _run_step(script, env)
     assert completed.returncode == 2
     assert "missing.md" in completed.stderr
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the Action's steps run in bash")
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_the_actions_other_formats_print_no_workflow_command(
+    tmp_path: Path, output_format: str
+) -> None:
+    """``format: text`` (or json, …) is made safe rather than refused (SPEC §22): the runner
+    acts on nothing a document or a file name says, the step still reports the verdict."""
+    hostile = tmp_path / "::warning::forged.md"
+    text = (ROOT / "fixtures/orders/order-1001.md").read_text(encoding="utf-8")
+    hostile.write_text(
+        text.replace("we will sort it out.", "money back ::error::Forged ##[add-mask]x"),
+        encoding="utf-8",
+    )
+    context = ROOT / "fixtures/orders/order-1001.context.json"
+    shutil.copy(context, tmp_path / "::warning::forged.context.json")
+    script, _ = _check_step()
+    env = _runner_env(
+        tmp_path, TC_PATHS=str(hostile), TC_FORMAT=output_format, GITHUB_ACTIONS="true"
+    )
+    env["COLUMNS"] = "80"
+    completed = _run_step(script, env)
+    assert completed.returncode == 0, completed.stderr  # the verdict step fails the job
+    assert (tmp_path / "outputs").read_text(encoding="utf-8") == "sarif-file=\nexit-code=1\n"
+    assert completed.stdout.startswith("::stop-commands::")
+    assert acted_on(completed.stdout) == []
+    assert acted_on(completed.stderr) == []
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the Action's steps run in bash")

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from tests.formats.actions_runner import DOTNET_WHITESPACE, parse_v2
 from tests.formats.ci_builders import FIXTURES, checked_documents, small_audit
 from textcontract.cli import app
 from textcontract.formats.github import (
@@ -24,42 +25,11 @@ from textcontract.formats.github import (
 ANNOTATIONS = {"error", "warning", "notice"}
 
 
-def _unescape(value: str, mappings: list[tuple[str, str]]) -> str:
-    # the runner replaces each escape in turn, the %25 last (ActionCommand.cs)
-    for token, replacement in mappings:
-        value = value.replace(replacement, token)
-    return value
-
-
-_DATA = [("\r", "%0D"), ("\n", "%0A"), ("%", "%25")]
-_PROPERTY = [("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C"), ("%", "%25")]
-
-
-DOTNET_WHITESPACE = (
-    "\t\n\v\f\r \x85\xa0\u1680"
-    + "".join(map(chr, range(0x2000, 0x200B)))
-    + ("\u2028\u2029\u202f\u205f\u3000")
-)  # char.IsWhiteSpace, which string.Trim uses
-
-
 def runner_parse(line: str) -> tuple[str, dict[str, str], str] | None:
-    """What actions/runner's ``ActionCommand.TryParseV2`` makes of one output line."""
-    message = line.lstrip()
-    if not message.startswith("::"):
-        return None
-    end = message.find("::", 2)
-    if end < 0:
-        return None
-    info = message[2:end]
-    name, _, rest = info.partition(" ")
-    if name not in ANNOTATIONS:
-        return None
-    properties = {}
-    for part in (p for p in rest.strip(DOTNET_WHITESPACE).split(",") if p):
-        key, equals, value = part.partition("=")
-        if key and equals and value:
-            properties[key] = _unescape(value, _PROPERTY)
-    return name, properties, _unescape(message[end + 2 :], _DATA)
+    """What actions/runner's ``ActionCommand.TryParseV2`` makes of one output line, when it
+    is an annotation (the model: tests/formats/actions_runner.py)."""
+    parsed = parse_v2(line)
+    return parsed if parsed is not None and parsed[0] in ANNOTATIONS else None
 
 
 def parsed_lines(text: str) -> list[tuple[str, dict[str, str], str]]:

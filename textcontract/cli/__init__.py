@@ -29,7 +29,10 @@ def main() -> None:
     try:
         try:
             stop_on_signals()  # first: SIGINT and SIGTERM end the run with 130 and 143
-            code = _command(sys.argv[1:])
+            from textcontract.cli._actions import inert_stderr
+
+            with inert_stderr():  # no stderr line is a workflow command (SPEC §22)
+                code = _command(sys.argv[1:])
         finally:
             settle()  # the run is over: a signal from now on changes nothing
     except Stopped as stopped:  # outside a command: an import, typer's parsing

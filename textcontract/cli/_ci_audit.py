@@ -53,7 +53,7 @@ def emit_audit_ci(
     """Render ``result`` in a CI format; ``load`` reads the corpus again when one needs it."""
     report = result.report
     thresholds = [check.to_json() for check in result.thresholds]
-    with output_sink(output) as sink:
+    with output_sink(output, commands=output_format == "github") as sink:
         write = sink.write
         if output_format == "junit":
             from textcontract.formats.audit_junit import write_audit_junit

@@ -47,7 +47,7 @@ def emit_check_ci(
     """Render checked documents, as they come, in a CI format to ``output`` or stdout."""
     base = os.getcwd()
     documents = iter(documents)
-    with output_sink(output) as sink:
+    with output_sink(output, commands=output_format == "github") as sink:
         write = sink.write
         if output_format == "sarif":
             from textcontract.formats.sarif import SarifRun, sarif_log

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import ParamSpec
 
+from textcontract.cli._actions import fenced_stdout, inert
 from textcontract.cli._signals import Interrupted, Stopped
 from textcontract.errors import ExitCode, InputError, TextcontractError
 
@@ -29,7 +30,7 @@ PIPE_CLOSED = 141
 
 
 def _say(line: str) -> None:
-    sys.stderr.write(line + "\n")
+    sys.stderr.write(inert(line) + "\n")  # a file name or quoted text is no workflow command
     sys.stderr.flush()
 
 
@@ -81,7 +82,8 @@ def exits_with_codes(command: Callable[P, int]) -> Callable[P, None]:
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
-            code = command(*args, **kwargs)
+            with fenced_stdout():
+                code = command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
         except BaseException as error:

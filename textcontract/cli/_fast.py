@@ -142,10 +142,12 @@ def fast_check(arguments: list[str]) -> int | None:
     request = parse_request(arguments)
     if request is None:
         return None
+    from textcontract.cli._actions import fenced_stdout
     from textcontract.cli._check_run import run_check
 
     try:
-        return run_check(request)
+        with fenced_stdout():
+            return run_check(request)
     except SystemExit:
         raise
     except BaseException as error:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from textcontract.cli._actions import inert
 from textcontract.cli._check_run import resolve_contract
 from textcontract.cli._errors import exits_with_codes
 from textcontract.cli._options import ContractOption, OutputOption, VersionOption
@@ -50,7 +51,7 @@ def _context(baseline: Path, context: Path | None) -> Context:
     stem = baseline.name.rsplit(".", 1)[0] if "." in baseline.name else baseline.name
     sibling = baseline.with_name(f"{stem}.context.json")
     if sibling != baseline and sibling.is_file():
-        typer.echo(f"context: {sibling} (beside the baseline)", err=True)
+        typer.echo(inert(f"context: {sibling} (beside the baseline)"), err=True)
         return load_context_file(sibling, str(sibling))
     return Context.empty()
 
@@ -68,7 +69,7 @@ def _operator_names(operators: str | None) -> list[str] | None:
 
 def _report_skips(case: GeneratedCase) -> None:
     for skipped in case.skipped:
-        typer.echo(f"skipped: {skipped.operator}: {skipped.reason}", err=True)
+        typer.echo(inert(f"skipped: {skipped.operator}: {skipped.reason}"), err=True)
     count = len(case.variants)
     summary = (
         f"generated {count} variant{'' if count == 1 else 's'} for case {case.case_id} with "
@@ -76,7 +77,7 @@ def _report_skips(case: GeneratedCase) -> None:
     )
     if case.idle_operators:
         summary += f"; no variant from: {', '.join(case.idle_operators)}"
-    typer.echo(summary, err=True)
+    typer.echo(inert(summary), err=True)
 
 
 def run_mutate(

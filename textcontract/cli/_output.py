@@ -16,6 +16,7 @@ from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from textcontract.cli._actions import write_commands
 from textcontract.cli._atomic import atomic_file, write_atomic
 from textcontract.errors import InputError
 
@@ -38,11 +39,18 @@ def _stdout_failure(exc: OSError) -> InputError:
 
 
 class _Stdout:
-    """Standard output as a :class:`Sink`."""
+    """Standard output as a :class:`Sink`; ``commands``: what is written are workflow
+    commands for the GitHub Actions runner, left outside the fence (:mod:`._actions`)."""
+
+    def __init__(self, commands: bool = False) -> None:
+        self.commands = commands
 
     def write(self, text: str) -> None:
         try:
-            sys.stdout.write(text)
+            if self.commands:
+                write_commands(text)
+            else:
+                sys.stdout.write(text)
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -58,13 +66,14 @@ class _Stdout:
 
 
 @contextmanager
-def output_sink(output: Path | None) -> Iterator[Sink]:
-    """Write piece by piece to ``output`` (replaced when the block succeeds) or stdout."""
+def output_sink(output: Path | None, *, commands: bool = False) -> Iterator[Sink]:
+    """Write piece by piece to ``output`` (replaced when the block succeeds) or stdout;
+    ``commands``: the output is ``--format github``'s workflow commands."""
     if output is not None:
         with atomic_file(output) as sink:
             yield sink
         return
-    stdout = _Stdout()
+    stdout = _Stdout(commands)
     yield stdout
     stdout.flush()
 
