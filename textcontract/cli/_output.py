@@ -39,18 +39,11 @@ def _stdout_failure(exc: OSError) -> InputError:
 
 
 class _Stdout:
-    """Standard output as a :class:`Sink`; ``commands``: what is written are workflow
-    commands for the GitHub Actions runner, left outside the fence (:mod:`._actions`)."""
-
-    def __init__(self, commands: bool = False) -> None:
-        self.commands = commands
+    """Standard output as a :class:`Sink`."""
 
     def write(self, text: str) -> None:
         try:
-            if self.commands:
-                write_commands(text)
-            else:
-                sys.stdout.write(text)
+            sys.stdout.write(text)
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -65,6 +58,19 @@ class _Stdout:
             raise _stdout_failure(exc) from None
 
 
+class _StdoutCommands(_Stdout):
+    """Standard output for workflow commands the GitHub Actions runner is to read: written
+    outside the fence that keeps it from reading any other output (:mod:`._actions`)."""
+
+    def write(self, text: str) -> None:
+        try:
+            write_commands(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _stdout_failure(exc) from None
+
+
 @contextmanager
 def output_sink(output: Path | None, *, commands: bool = False) -> Iterator[Sink]:
     """Write piece by piece to ``output`` (replaced when the block succeeds) or stdout;
@@ -73,7 +79,7 @@ def output_sink(output: Path | None, *, commands: bool = False) -> Iterator[Sink
         with atomic_file(output) as sink:
             yield sink
         return
-    stdout = _Stdout(commands)
+    stdout = _StdoutCommands() if commands else _Stdout()
     yield stdout
     stdout.flush()
 
