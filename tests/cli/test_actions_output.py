@@ -244,3 +244,38 @@ def test_outside_actions_nothing_is_fenced(hostile: Path, monkeypatch: pytest.Mo
     monkeypatch.chdir(hostile)
     checked = runner.invoke(app, ["check", HOSTILE_NAME])
     assert checked.stdout.startswith(f"{HOSTILE_NAME}: REJECTED")
+
+
+def test_stderr_is_made_inert_line_by_line_and_the_streams_stay_usable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from textcontract.cli._actions import fenced_stdout, inert_stderr, write_commands
+
+    errors, output = StringIO(), StringIO()
+    monkeypatch.setattr(sys, "stderr", errors)
+    monkeypatch.setattr(sys, "stdout", output)
+    with inert_stderr():
+        sys.stderr.write("error: ::warn")  # a line written in pieces
+        sys.stderr.write("ing::x.md\n  ::error::y\r##[add-mask]z")
+        assert sys.stderr.encoding == errors.encoding
+        assert not sys.stderr.isatty()
+    assert sys.stderr is errors
+    assert errors.getvalue() == "error: ::warning::x.md\n  \\::error::y\r##\\[add-mask]z"
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    with fenced_stdout():  # outside Actions: nothing changes, commands go out as written
+        write_commands("::notice::n\n")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    with fenced_stdout():
+        fence = sys.stdout
+        assert fence is not output
+        assert fence.writable()
+        assert fence.encoding == output.encoding
+        assert fence.errors == output.errors
+        sys.stdout.write("::error::text without its line break")
+        with fenced_stdout():  # nested: one fence
+            assert sys.stdout is fence
+    assert sys.stdout is output
+    written = output.getvalue()
+    assert written.startswith("::notice::n\n::stop-commands::")
+    assert written.endswith("::error::text without its line break\n" + lines(written)[-2] + "\n")
+    assert acted_on(written) == [("notice", {}, "n")]
