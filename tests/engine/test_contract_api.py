@@ -94,7 +94,7 @@ def test_load_contract_from_a_path(tmp_path: Path) -> None:
 
 def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyPatch) -> None:
     import textcontract.rules._subject as subject_module
-    from textcontract.text import Profile, fold_text, normalize
+    from textcontract.text import Profile, fold_text, normalize, profiles
 
     calls: list[str] = []
 
@@ -106,6 +106,10 @@ def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyP
         calls.append(Profile.FOLDED.value)
         return fold_text(text)
 
+    def counting_both(text: str) -> tuple[str, str]:  # both profiles at once
+        calls.extend(profile.value for profile in Profile)
+        return profiles(text)
+
     contract = textcontract.load_contract_text(
         "textcontract: 1\nid: n\nrules:\n"
         "  - {id: a, type: ForbiddenPattern, patterns: [x]}\n"
@@ -115,7 +119,16 @@ def test_each_surface_is_normalized_once_per_profile(monkeypatch: pytest.MonkeyP
     )
     monkeypatch.setattr(subject_module, "normalize", counting)
     monkeypatch.setattr(subject_module, "fold_text", counting_fold)
+    monkeypatch.setattr(subject_module, "profiles", counting_both)
     contract.check("Some words here.")
+    assert sorted(calls) == ["folded", "text"]
+    calls.clear()
+    tokens_first = textcontract.load_contract_text(
+        "textcontract: 1\nid: n\nrules:\n"
+        "  - {id: c, type: MinimumTokens, minimum: 1}\n"
+        "  - {id: a, type: ForbiddenPattern, patterns: [x]}\n"
+    )
+    tokens_first.check("Some words here.")
     assert sorted(calls) == ["folded", "text"]
 
 

@@ -46,13 +46,14 @@ def _key(pattern: CompiledPattern) -> tuple[str, int]:
     return pattern.compiled.pattern, pattern.compiled.flags
 
 
-PREFILTER_AFTER = 4_000_000
+PREFILTER_AFTER = 100_000
 """Pattern-characters a contract's prefilter lets be searched in full before it builds its RE2
-sets. Building costs about as much as searching 25 million (importing google-re2 and the
-reader of pattern syntax, 17 ms, then compiling the sets; a search costs about 0.7 ns a
-pattern-character), so this waits for about 3 ms of searching: a cold ``check`` of one short
-document never builds the sets, a run over a corpus does within its first documents, and one
-long text with many patterns at once."""
+sets. Building imports google-re2 and the reader of pattern syntax (17 ms) and compiles the
+sets, which a cold ``check`` of one short document never gets back (its searches cost
+microseconds): such a check stays below this (a document of up to 20,000 characters against
+five patterns), while a run of more than a few dozen documents passes it early — and so
+holds the sets whether it checks 100 documents or 10,000 (SPEC §11 compares their peak
+memory). One long text with many patterns passes it at once."""
 
 _MAX_SHAPES = 16
 """Surface-name lists of documents whose idle checks a table keeps (see :class:`IdleChecks`)."""

@@ -15,6 +15,7 @@ from textcontract.text import (
     Segmenter,
     fold_text,
     normalize,
+    profiles,
     unspaced_share,
     unsupported_share,
 )
@@ -60,11 +61,13 @@ class Subject:
         key = (surface.name, profile)
         text = self._normalized.get(key)
         if text is None:
-            if profile is Profile.FOLDED:
-                # Derived from the text profile, which token rules need anyway (same result).
-                text = fold_text(self.normalized(surface, Profile.TEXT))
-            else:
+            if profile is Profile.TEXT:
                 text = normalize(surface.text, profile)
+            elif (surface.name, Profile.TEXT) in self._normalized:
+                # Derived from the text profile already there (the same result).
+                text = fold_text(self._normalized[(surface.name, Profile.TEXT)])
+            else:  # both at once, for the cost of one (token rules need the text profile)
+                self._normalized[(surface.name, Profile.TEXT)], text = profiles(surface.text)
             self._normalized[key] = text
         return text
 

@@ -4,7 +4,7 @@ segmenters, script shares, pattern syntax, timed searches."""
 from typing import TYPE_CHECKING, Any
 
 from textcontract.text._hosts import host_key
-from textcontract.text._normalize import Profile, fold_text, normalize
+from textcontract.text._normalize import Profile, fold_text, normalize, profiles
 from textcontract.text._offsets import OffsetMap
 from textcontract.text._prefilter import LiteralPrefilter, required_literal
 from textcontract.text._scripts import (
@@ -110,6 +110,7 @@ __all__ = [
     "literal_runs",
     "normalize",
     "parse_pattern",
+    "profiles",
     "required_literal",
     "required_runs",
     "unspaced_share",
