@@ -96,7 +96,8 @@ def test_a_write_that_fails_is_exit_2_naming_the_entry(
     key = folder.key("cases", {})
 
     def full(source: str, target: str) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), source, target)
+        del source, target
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "replace", full)
     with pytest.raises(InputError, match="cannot write a cache entry: No space left") as raised:
@@ -105,7 +106,7 @@ def test_a_write_that_fails_is_exit_2_naming_the_entry(
     assert list(Path(folder.path("cases", key)).parent.iterdir()) == []
 
 
-def test_an_entry_that_changes_size_while_read_is_a_miss(
+def test_an_entry_that_changes_size_or_fails_while_read_is_a_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = CacheFolder(tmp_path)
@@ -113,6 +114,13 @@ def test_an_entry_that_changes_size_while_read_is_a_miss(
     folder.write("cases", key, {"a": 1})
     read = os.read
     monkeypatch.setattr(os, "read", lambda handle, size: read(handle, size) + b"grown")
+    assert folder.read("cases", key) is None
+
+    def failing(handle: int, size: int) -> bytes:
+        del handle, size
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(os, "read", failing)
     assert folder.read("cases", key) is None
 
 

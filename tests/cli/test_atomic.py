@@ -428,3 +428,43 @@ def test_a_temporary_file_taken_before_it_was_locked_gets_another_name(
     write_atomic(tmp_path / "out.json", "new")
     assert made
     assert [path.name for path in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_without_flock_or_a_listing_nothing_beside_the_output_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where there is no ``flock`` a live run's file cannot be told from a dead run's, and
+    where the folder cannot be listed nothing is found: the output is written all the same."""
+    left = tmp_path / ".out.json.0123456789ab.tmp"
+    left.write_text("killed", encoding="utf-8")
+    monkeypatch.setattr(atomic, "fcntl", None)
+    write_atomic(tmp_path / "out.json", "new")
+    monkeypatch.undo()
+
+    def unlistable(path: object) -> object:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+
+    monkeypatch.setattr(os, "scandir", unlistable)
+    write_atomic(tmp_path / "out.json", "newer")
+    assert sorted(path.name for path in tmp_path.iterdir()) == [left.name, "out.json"]
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == "newer"
+
+
+def test_a_left_file_replaced_while_it_is_looked_at_is_not_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between opening a left file and removing it, another file took its name (a live
+    run's new one): it is left alone."""
+    left = tmp_path / ".out.json.0123456789ab.tmp"
+    left.write_text("killed", encoding="utf-8")
+    flock = fcntl.flock
+
+    def swapped(handle: int, operation: int) -> None:
+        flock(handle, operation)
+        if operation & fcntl.LOCK_NB and left.exists():
+            left.unlink()
+            left.write_text("a live run's", encoding="utf-8")
+
+    monkeypatch.setattr(fcntl, "flock", swapped)
+    write_atomic(tmp_path / "out.json", "new")
+    assert left.read_text(encoding="utf-8") == "a live run's"

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.audit.audit_builders import REFUND, REWORD, case_text, preserve, violation, write_corpus
-from textcontract._pool import Pool, _results, _Sent, watch_parent
+from textcontract._pool import Pool, _results, _Sent, _signals_held, watch_parent
 from textcontract.cli import app
 from textcontract.cli._fast import fast_check
 from textcontract.errors import InternalError
@@ -208,6 +208,23 @@ def test_workers_start_with_the_stopping_signals_held_and_then_ignore_ctrl_c() -
     masks = [(int(blocked, 16), int(ignored, 16) & sigint) for blocked, ignored in found["workers"]]
     assert masks == [(0, sigint)]
     assert found["after"] == []
+
+
+def test_where_signals_cannot_be_held_workers_start_all_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delattr(signal, "pthread_sigmask")  # as on a system without it
+    with _signals_held():
+        pass
+    with Pool[int](2) as pool:
+        pool.start(64)
+        found = list(pool.map(_kill_nobody, range(64), 4, 0, lambda: _parent_state))
+    assert found == list(range(64))
+
+
+def _kill_nobody(state: int, item: int) -> int:
+    del state
+    return item
 
 
 def test_a_killed_worker_is_exit_3_with_one_line(big_corpus: Path) -> None:
