@@ -17,17 +17,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.doc_examples import command_environment, console_commands, fenced_blocks
+from tests.doc_examples import (
+    command_environment,
+    console_commands,
+    exit_code_named,
+    fenced_blocks,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs" / "scale.md").read_text(encoding="utf-8")
 CONSOLE_BLOCKS = fenced_blocks(PAGE, "console")
-_EXIT = re.compile(r"#\s*exit (\d+)\s*$")
 
 
 def _expected_exit(command: str) -> int:
-    found = _EXIT.search(command)
-    return int(found.group(1)) if found else 0
+    return exit_code_named(command) or 0
 
 
 def _scratch(tmp_path: Path) -> Path:
