@@ -33,7 +33,7 @@ Your order of $19.99 has shipped.
 _SAME_AS_JSON = {
     "surfaces": {
         "footer": {"text": "Thanks!", "state": "after"},
-        "body": "Your order of $19.99 has shipped.\n",
+        "body": {"text": "Your order of $19.99 has shipped.\n", "format": "markdown"},
         "subject": "Your order shipped",
     },
     "claims": {"body": {"order.total": 19.99}},
@@ -47,13 +47,21 @@ def _where(error: InputError) -> list[tuple[int | None, int | None, str | None, 
 
 def test_plain_text_is_the_body() -> None:
     document = parse_markdown("Hello\n\n---\nworld\n")
-    assert document.surfaces == (Surface("body", "Hello\n\n---\nworld\n"),)
+    assert document.surfaces == (Surface("body", "Hello\n\n---\nworld\n", format="markdown"),)
+    plain = parse_markdown("Hello\n", body_format="plain")
+    assert plain.surfaces == (Surface("body", "Hello\n"),)
 
 
 def test_front_matter_surfaces_claims_and_states() -> None:
     document = parse_markdown(_FRONT, "mail.md")
     assert document.surfaces == (
-        Surface("body", "Your order of $19.99 has shipped.\n", "after", {"order.total": 19.99}),
+        Surface(
+            "body",
+            "Your order of $19.99 has shipped.\n",
+            "after",
+            {"order.total": 19.99},
+            format="markdown",
+        ),
         Surface("subject", "Your order shipped"),
         Surface("footer", "Thanks!", "after"),
     )
@@ -212,29 +220,36 @@ def test_yes_in_front_matter_is_a_string_claim() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "as_json"),
+    ("name", "as_json", "body_format"),
     [
-        pytest.param("out.json", True, id="json"),
-        pytest.param("out.md", False, id="markdown"),
-        pytest.param("out.txt", False, id="text"),
-        pytest.param("out", False, id="no-extension"),
-        pytest.param("out.json.md", False, id="json-then-md"),
-        pytest.param("out.jsonl", False, id="jsonl-is-text"),
+        pytest.param("out.json", True, "plain", id="json"),
+        pytest.param("out.md", False, "markdown", id="markdown"),
+        pytest.param("out.markdown", False, "markdown", id="markdown-long"),
+        pytest.param("out.txt", False, "plain", id="text"),
+        pytest.param("out.html", False, "html", id="html"),
+        pytest.param("out.htm", False, "html", id="htm"),
+        pytest.param("out", False, "plain", id="no-extension"),
+        pytest.param("out.json.md", False, "markdown", id="json-then-md"),
+        pytest.param("out.jsonl", False, "plain", id="jsonl-is-text"),
     ],
 )
-def test_file_format_follows_the_name(tmp_path: Path, name: str, as_json: bool) -> None:
+def test_file_format_follows_the_name(
+    tmp_path: Path, name: str, as_json: bool, body_format: str
+) -> None:
     path = tmp_path / name
     path.write_text('{"surfaces": {"body": "Hi"}}', encoding="utf-8")
     document = load_document_file(path, name)
     expected = "Hi" if as_json else '{"surfaces": {"body": "Hi"}}'
-    assert document.surfaces == (Surface("body", expected),)
+    assert document.surfaces == (Surface("body", expected, format=body_format),)
 
 
 def test_bom_is_dropped_from_every_file(tmp_path: Path) -> None:
     markdown = tmp_path / "a.md"
     markdown.write_bytes(b"\xef\xbb\xbf---\nsurfaces: {s: x}\n---\nHi")
     as_json = tmp_path / "a.json"
-    as_json.write_bytes(b'\xef\xbb\xbf{"surfaces": {"body": "Hi", "s": "x"}}')
+    as_json.write_bytes(
+        b'\xef\xbb\xbf{"surfaces": {"body": {"text": "Hi", "format": "markdown"}, "s": "x"}}'
+    )
     context = tmp_path / "ctx.json"
     context.write_bytes(b'\xef\xbb\xbf{"a": 1}')
     assert load_document_file(markdown).digest == load_document_file(as_json).digest
@@ -247,7 +262,8 @@ def test_markdown_file_equals_json_file(tmp_path: Path) -> None:
     (tmp_path / "mail.json").write_text(
         '{"surfaces": {"subject": "Your order shipped", '
         '"body": {"text": "Your order of $19.99 has shipped.\\n", "state": "after", '
-        '"claims": {"order.total": 19.99}}, "footer": {"text": "Thanks!", "state": "after"}}}',
+        '"format": "markdown", "claims": {"order.total": 19.99}}, '
+        '"footer": {"text": "Thanks!", "state": "after"}}}',
         encoding="utf-8",
     )
     markdown = load_document_file(tmp_path / "mail.md")

@@ -70,10 +70,10 @@ def test_every_line_is_validated_and_named_by_file_and_line(tmp_path: Path) -> N
         f"{batch}:3: empty line: each line holds one case, a JSON object with id, document and "
         "optionally context",
         f"{batch}:4: a batch line must be a JSON object with id, document and optionally "
-        "context; this one is an array",
+        "context and format; this one is an array",
         f"{batch}:5: a batch line must be a JSON object with id, document and optionally "
-        "context; this one is not an object",
-        f"{batch}:6: extra: unknown key 'extra' (known keys: id, document, context)",
+        "context and format; this one is not an object",
+        f"{batch}:6: extra: unknown key 'extra' (known keys: id, document, context, format)",
         f"{batch}:7: missing required key 'id'",
         f"{batch}:8: id: expected a string, got an integer",
         f"{batch}:9: document.surfaces.body.claims.k: nested values are not facts; project them "
@@ -171,3 +171,41 @@ def test_documents_and_a_batch_exclude_each_other(tmp_path: Path) -> None:
         read_inputs(["x.md"], batch=batch)
     with pytest.raises(InputError, match=r"nothing to check"):
         read_inputs([])
+
+
+@pytest.mark.parametrize("written", ["plain", "markdown", "html"])
+def test_a_plain_string_takes_a_format(written: str) -> None:
+    line = json.dumps({"id": "a", "document": "# Hi", "format": written}).encode()
+    case = parse_case(line, "b.jsonl", 1)
+    assert case.document.surfaces[0].format == written
+    # SPEC §18: a plain string keeps its 0.2 digest; another format is in the digest
+    bare = parse_case(b'{"id": "a", "document": "# Hi"}', "b.jsonl", 1)
+    assert (case.document.digest == bare.document.digest) is (written == "plain")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        pytest.param(
+            {"format": "rst"},
+            "format: format must be plain, markdown or html, got 'rst'",
+            id="unknown",
+        ),
+        pytest.param(
+            {"format": 1},
+            "format: format must be plain, markdown or html, got an integer",
+            id="not-a-string",
+        ),
+    ],
+)
+def test_a_bad_format_names_the_line_and_key(extra: dict[str, object], message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_case(json.dumps({"id": "a", "document": "x", **extra}).encode(), "b.jsonl", 3)
+    assert [problem.render() for problem in caught.value.problems] == [f"b.jsonl:3: {message}"]
+
+
+def test_a_format_beside_a_document_object_is_refused() -> None:
+    line = json.dumps({"id": "a", "document": {"surfaces": {"body": "x"}}, "format": "html"})
+    with pytest.raises(InputError) as caught:
+        parse_case(line.encode(), "b.jsonl", 2)
+    assert "format applies to a plain-string document" in caught.value.problems[0].render()

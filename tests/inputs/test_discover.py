@@ -156,7 +156,7 @@ def test_a_missing_path_an_empty_folder_and_a_context_file_are_input_errors(
     assert problems == [
         f"{tmp_path}/missing.md: cannot read file: No such file or directory",
         f"{tmp_path}/empty: no documents in this folder (searched for *.md, *.markdown, "
-        "*.txt and *.json; hidden files and folders are skipped)",
+        "*.txt, *.html, *.htm and *.json; hidden files and folders are skipped)",
         f"{tmp_path}/x.context.json: a .context.json file is a context, not a document: give it "
         "with --context, or name the document beside it",
     ]

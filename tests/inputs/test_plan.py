@@ -139,7 +139,7 @@ def test_standard_input_is_markdown_or_json_and_held() -> None:
     assert loaded.origin == Origin("<stdin>", "<stdin>", markdown=True)
     assert dict(loaded.document.surfaces[0].claims) == {"k": 1}
     as_json = io.BytesIO(b'{"surfaces": {"body": "Hi."}}')
-    with read_inputs(["-"], stdin=as_json, stdin_json=True) as inputs:
+    with read_inputs(["-"], stdin=as_json, stdin_format="json") as inputs:
         (loaded,) = _loaded(inputs)
     assert loaded.origin == Origin("<stdin>", "<stdin>", markdown=False)
 

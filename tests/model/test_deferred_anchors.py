@@ -59,7 +59,7 @@ def _surfaces(draw: st.DrawFn) -> tuple[Surface, Any]:
 
 def test_the_constructors_fill_every_field_of_the_dataclasses() -> None:
     names = [field.name for field in dataclasses.fields(Surface)]
-    assert names == ["name", "text", "state", "claims", "anchors", "origin"]
+    assert names == ["name", "text", "state", "claims", "anchors", "origin", "format"]
     assert [field.name for field in dataclasses.fields(Document)] == ["surfaces"]
     anchors: dict[str, tuple[Anchor, ...]] = {"k": (Anchor(0, 1, "x"),)}
     made = new_surface("subject", "xy", "after", {"k": 1}, anchors)

@@ -165,7 +165,12 @@ def test_invalid_surface_names(name: str) -> None:
         ),
         pytest.param(
             {"surfaces": {"body": {"text": "x", "lang": "en"}}},
-            [("surfaces.body.lang", "unknown surface key (expected text, state, claims, anchors)")],
+            [
+                (
+                    "surfaces.body.lang",
+                    "unknown surface key (expected text, state, claims, anchors, format)",
+                )
+            ],
             id="unknown-surface-key",
         ),
         pytest.param(
@@ -178,7 +183,7 @@ def test_invalid_surface_names(name: str) -> None:
             [
                 (
                     "surfaces.body",
-                    "a surface is a string or an object with text, state, claims, anchors; "
+                    "a surface is a string or an object with text, state, claims, anchors, format; "
                     "got an integer",
                 )
             ],
@@ -286,3 +291,20 @@ def test_from_json_raises_only_input_error(value: Any) -> None:
         return
     assert document.surfaces
     assert Document.from_json(document.to_json()).digest == document.digest
+
+
+def test_a_surface_format_is_in_the_canonical_form_only_when_not_plain() -> None:
+    plain = Document.from_json({"surfaces": {"body": {"text": "x", "format": "plain"}}})
+    assert plain.to_json() == Document.from_json({"surfaces": {"body": "x"}}).to_json()
+    html = Document.from_json({"surfaces": {"body": {"text": "x", "format": "html"}}})
+    assert html.to_json()["surfaces"]["body"]["format"] == "html"
+    assert html.digest != plain.digest
+    assert Document.from_text("x", format="markdown").surfaces[0].format == "markdown"
+
+
+def test_an_unknown_surface_format_is_an_input_error_naming_the_key() -> None:
+    with pytest.raises(InputError) as caught:
+        Document.from_json({"surfaces": {"body": {"text": "x", "format": "md"}}}, "d.json")
+    (problem,) = caught.value.problems
+    assert problem.location.path == ("surfaces", "body", "format")
+    assert problem.message == "format must be plain, markdown or html, got 'md'"

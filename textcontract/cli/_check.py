@@ -26,9 +26,10 @@ from textcontract.cli._options import (
 __all__ = ["CheckFormat", "register", "resolve_contract", "run_check"]
 
 _DOCUMENTS_HELP = (
-    "Documents to check: files (.json, else markdown/text), folders (searched for *.md, "
-    "*.markdown, *.txt, *.json; hidden ones, --exclude matches and the --output file "
-    "skipped) or - for standard input."
+    "Documents to check: files (.json; .md, .markdown as Markdown; .html, .htm as HTML; "
+    "else plain text), folders (searched for *.md, *.markdown, *.txt, *.html, *.htm, "
+    "*.json; hidden ones, --exclude matches and the --output file skipped) or - for "
+    "standard input."
 )
 
 

@@ -51,7 +51,9 @@ class CheckFormat(StrEnum):
 
 
 class StdinFormat(StrEnum):
+    plain = "plain"
     markdown = "markdown"
+    html = "html"
     json = "json"
 
 
@@ -167,7 +169,7 @@ def _run(request: CheckRequest, stack: ExitStack, pool: Pool[Any] | None) -> int
             request.documents,
             batch=request.batch,
             context=request.context,
-            stdin_json=request.stdin_format is StdinFormat.json,
+            stdin_format=request.stdin_format.value,
             stdin=getattr(sys.stdin, "buffer", None),
             pool=pool,
             exclude=request.exclude,

@@ -4,15 +4,15 @@ Starting typer (with click, pydantic and rich) costs more than loading a contrac
 checking a document, so :func:`main` first offers the arguments to :func:`fast_check`.
 It accepts only plain invocations — ``check``, document paths (files, folders, ``-`` for
 standard input), ``--context``, ``--contract``/``-c``, ``--format``/``-f`` (one of the
-formats), ``--output``/``-o``, ``--batch``, ``--stdin-format`` (``markdown`` or ``json``),
-``--baseline``, ``--exclude`` (repeatable), ``--sarif-output`` and ``--jobs``/``-j`` (a
-positive number) each with a value (``--name value`` or ``--name=value``), and the flags
-``--verbose``/``-v`` and ``--quiet``/``-q`` — and runs the same
-:func:`~textcontract.cli._check_run.run_check` the typer command runs (rich is imported
-only to print text to a terminal). Anything else
-(help, another command, an unknown or malformed option, a value that starts with ``-``, an
-output path ending in ``/``) returns ``None`` and typer parses the command line as always:
-the hand-over is for parsing only.
+formats), ``--output``/``-o``, ``--batch``, ``--stdin-format`` (``plain``, ``markdown``,
+``html`` or ``json``), ``--baseline``, ``--exclude`` (repeatable), ``--sarif-output`` and
+``--jobs``/``-j`` (a positive number) each with a value (``--name value`` or
+``--name=value``), and the flags ``--verbose``/``-v`` and ``--quiet``/``-q`` — and runs the
+same :func:`~textcontract.cli._check_run.run_check` the typer command runs (rich is
+imported only to print text to a terminal). Anything else (help, another command, an
+unknown or malformed option, a value that starts with ``-``, an output path ending in
+``/``) returns ``None`` and typer parses the command line as always: the hand-over is for
+parsing only.
 Once the fast path has taken the command, it runs it once, and a failure is reported by
 :func:`~textcontract.cli._errors.failure_exit_code`, the same function the typer commands
 use — a command is never run twice (a contract given as ``<(cat c.yaml)`` can be read
@@ -45,7 +45,7 @@ _LONG = {
 _SHORT = {"-c": "contract", "-f": "format", "-j": "jobs", "-o": "output"}
 _FLAGS = {"--verbose": "verbose", "-v": "verbose", "--quiet": "quiet", "-q": "quiet"}
 _FORMATS = ("text", "json", "jsonl", "sarif", "junit", "github")
-_STDIN_FORMATS = ("markdown", "json")
+_STDIN_FORMATS = ("plain", "markdown", "html", "json")
 _STDIN = "-"
 
 

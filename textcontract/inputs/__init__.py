@@ -19,8 +19,10 @@ from textcontract.inputs._discover import (
     paired_context,
 )
 from textcontract.inputs._documents import (
+    DOCUMENT_KINDS,
     context_from_bytes,
     document_from_bytes,
+    document_kind,
     is_json_name,
     load_context_file,
     load_document_file,
@@ -55,6 +57,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CONTEXT_SUFFIX",
+    "DOCUMENT_KINDS",
     "DOCUMENT_SUFFIXES",
     "STDIN_ARGUMENT",
     "STDIN_NAME",
@@ -70,6 +73,7 @@ __all__ = [
     "context_from_bytes",
     "display_path",
     "document_from_bytes",
+    "document_kind",
     "is_context_name",
     "is_document_name",
     "is_json_name",

@@ -1,11 +1,12 @@
 """``check --batch FILE.jsonl``: one case per line, as LLM outputs are logged (SPEC §11).
 
-Each line is a JSON object ``{"id": "…", "document": <§2.2 JSON form or a plain
-string>, "context": <§2.1 form, optional>}``. Lines end with ``\\n`` (a ``\\r`` before it
-is dropped, and a BOM at the start of the file); a line that is empty or blank is an
-error, as is one that is not an object, has an unknown key, lacks ``id`` or
-``document``, or repeats an earlier line's ``id``. Every problem names the file and the
-line (``outputs.jsonl:3: document.surfaces.body: …``).
+Each line is a JSON object ``{"id": "…", "document": <§2.2 JSON form or a plain string>,
+"context": <§2.1 form, optional>}``; a plain-string document may say how it is written with
+``"format"`` (``plain``, the default, ``markdown`` or ``html``; SPEC §18). Lines end with
+``\\n`` (a ``\\r`` before it is dropped, and a BOM at the start of the file); a line that is
+empty or blank is an error, as is one that is not an object, has an unknown key, lacks
+``id`` or ``document``, or repeats an earlier line's ``id``. Every problem names the file
+and the line (``outputs.jsonl:3: document.surfaces.body: …``).
 
 This module reads one case from its line's bytes (:func:`parse_case`); finding the lines
 of a file, validating them and reading them again is :mod:`textcontract.inputs._batch_lines`.
@@ -20,7 +21,7 @@ from typing import Any, NamedTuple
 from textcontract._json import loads_strict
 from textcontract.errors import InputError, Problem
 from textcontract.fields import MISSING, FieldReader
-from textcontract.model import BODY, Context, Document
+from textcontract.model import BODY, PLAIN, Context, Document, surface_format
 
 __all__ = ["BatchCase", "parse_case"]
 
@@ -39,11 +40,25 @@ def _at_line(problem: Problem, file: str, line: int, *, keep_column: bool) -> Pr
     return replace(problem, location=replace(where, file=file, line=line, column=column))
 
 
-def _document(value: Any, reader: FieldReader, file: str) -> Document | None:
+def _document(value: Any, written: Any, reader: FieldReader, file: str) -> Document | None:
     if value is MISSING:
         return None
+    if written is not MISSING and not isinstance(value, str):
+        reader.problem(
+            ("format",),
+            "format applies to a plain-string document; give each surface of a document "
+            "object its own format",
+        )
     if isinstance(value, str):
-        value = {"surfaces": {BODY: value}}
+        body: Any = value
+        if written is not MISSING:
+            problems: list[Problem] = []
+            found = surface_format(written, ["format"], file, problems)
+            for problem in problems:
+                reader.problem(("format",), problem.message)
+            if found != PLAIN:
+                body = {"text": value, "format": found}
+        value = {"surfaces": {BODY: body}}
     elif not isinstance(value, dict):
         reader.problem(("document",), "expected a document (a JSON object) or a plain string")
         return None
@@ -96,14 +111,15 @@ def parse_case(data: bytes, file: str, line: int, *, validated: bool = False) ->
     if not isinstance(value, dict):
         kind = "an array" if isinstance(value, list) else "not an object"
         raise InputError.at(
-            f"a batch line must be a JSON object with id, document and optionally context; "
+            f"a batch line must be a JSON object with id, document and optionally context "
+            f"and format; "
             f"this one is {kind}",
             file,
             line=line,
         )
-    fields = reader.mapping(value, required=("id", "document"), optional=("context",))
+    fields = reader.mapping(value, required=("id", "document"), optional=("context", "format"))
     case_id = reader.string(fields["id"], ("id",), blank=False)
-    document = _document(fields["document"], reader, file)
+    document = _document(fields["document"], fields.get("format", MISSING), reader, file)
     context = _context(fields.get("context"), reader, file)
     if reader.problems or document is None:
         raise InputError(

@@ -1,13 +1,13 @@
 """Which documents ``check DOC…`` names: files, folders searched for documents, stdin.
 
-A folder is searched recursively for ``*.md``, ``*.markdown``, ``*.txt`` and ``*.json``
-files, hidden files and folders (a name starting with ``.``) skipped, in path order
-(the names of each folder sorted by code point, a folder's documents where its name
-sorts). Files named ``*.context.json`` are contexts, never documents. Symbolic links are
-followed; a link that leads back into a folder being searched is a loop, and an entry
-whose kind cannot be told (a dangling link, one that loops, a folder that cannot be
-listed) is an input error, as is a document that is not a regular file: a search never
-opens a pipe or a device, and never drops what it cannot read.
+A folder is searched recursively for ``*.md``, ``*.markdown``, ``*.txt``, ``*.html``,
+``*.htm`` and ``*.json`` files, hidden files and folders (a name starting with ``.``)
+skipped, in path order (the names of each folder sorted by code point, a folder's documents
+where its name sorts). Files named ``*.context.json`` are contexts, never documents.
+Symbolic links are followed; a link that leads back into a folder being searched is a loop,
+and an entry whose kind cannot be told (a dangling link, one that loops, a folder that
+cannot be listed) is an input error, as is a document that is not a regular file: a search
+never opens a pipe or a device, and never drops what it cannot read.
 
 Paths keep the form the user gave: a folder's documents are named by joining the folder
 as given with their path inside it (``docs/`` → ``docs/a/b.md``, ``.`` → ``./b.md``).
@@ -51,11 +51,11 @@ __all__ = [
     "written_here",
 ]
 
-DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".json")
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm", ".json")
 CONTEXT_SUFFIX = ".context.json"
 STDIN_ARGUMENT = "-"
 STDIN_NAME = "<stdin>"
-_SEARCHED = "*.md, *.markdown, *.txt and *.json"
+_SEARCHED = "*.md, *.markdown, *.txt, *.html, *.htm and *.json"
 
 
 class Exclusions:

@@ -1,8 +1,10 @@
-"""Reading contexts and documents from files and bytes (SPEC §2.1, §2.2).
+"""Reading contexts and documents from files and bytes (SPEC §2.1, §2.2, §18).
 
-A document file is JSON when its name ends in ``.json``; anything else is markdown/text
-with optional YAML front matter whose text after the front matter becomes surface
-``body``. Every file is read by the one bounded reader (:mod:`textcontract._files`).
+A document file is JSON when its name ends in ``.json``; anything else is text with
+optional YAML front matter whose text after the front matter becomes surface ``body``,
+written in Markdown for ``.md``/``.markdown``, in HTML for ``.html``/``.htm``, and plain
+otherwise (``.txt``, and any other name, whose digests stay those of 0.2). Every file is
+read by the one bounded reader (:mod:`textcontract._files`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from textcontract.inputs._markdown import parse_markdown
 from textcontract.model import Context, Document
 
 __all__ = [
+    "DOCUMENT_KINDS",
     "context_from_bytes",
     "document_from_bytes",
+    "document_kind",
     "is_json_name",
     "load_context_file",
     "load_document_file",
@@ -26,9 +30,21 @@ __all__ = [
 ]
 
 
+DOCUMENT_KINDS = ("json", "markdown", "html", "plain")
+"""How a document is read: JSON, or text whose body is written in one of the formats."""
+
+_KIND_OF_SUFFIX = {".json": "json", ".md": "markdown", ".markdown": "markdown"}
+_KIND_OF_SUFFIX |= {".html": "html", ".htm": "html"}
+
+
 def is_json_name(name: str) -> bool:
-    """Whether a document file of this name is read as JSON (else as markdown/text)."""
+    """Whether a document file of this name is read as JSON (else as text)."""
     return name.endswith(".json")
+
+
+def document_kind(name: str) -> str:
+    """How a document file of this name is read (one of :data:`DOCUMENT_KINDS`)."""
+    return _KIND_OF_SUFFIX.get(os.path.splitext(name)[1], "plain")
 
 
 def read_text_file(path: str | os.PathLike[str], display: str) -> str:
@@ -40,12 +56,13 @@ def read_text_file(path: str | os.PathLike[str], display: str) -> str:
     return read_input_text(path, display)
 
 
-def document_from_bytes(data: bytes, display: str, *, json: bool) -> Document:
-    """The document held in ``data`` (a file's bytes), JSON or markdown/text."""
+def document_from_bytes(data: bytes, display: str, *, kind: str) -> Document:
+    """The document held in ``data`` (a file's bytes), read as ``kind`` (JSON, or text
+    whose body is written in ``kind``)."""
     text = decode_utf8(data, display)
-    if json:
+    if kind == "json":
         return _json_document(text, display)
-    return parse_markdown(text, display)
+    return parse_markdown(text, display, kind)
 
 
 def context_from_bytes(data: bytes, display: str) -> Context:
@@ -61,9 +78,10 @@ def load_context_file(path: str | os.PathLike[str], display: str | None = None) 
 def load_document_file(path: str | os.PathLike[str], display: str | None = None) -> Document:
     name = display if display is not None else os.fspath(path)
     text = read_text_file(path, name)
-    if is_json_name(Path(path).name):
+    kind = document_kind(Path(path).name)
+    if kind == "json":
         return _json_document(text, name)
-    return parse_markdown(text, name)
+    return parse_markdown(text, name, kind)
 
 
 def _json_document(text: str, display: str) -> Document:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from textcontract._files import read_input_bytes
 from textcontract.errors import InputError
 from textcontract.inputs._discover import display_path, paired_context
-from textcontract.inputs._documents import context_from_bytes, document_from_bytes, is_json_name
+from textcontract.inputs._documents import context_from_bytes, document_from_bytes, document_kind
 from textcontract.model import Context, Document
 
 __all__ = [
@@ -73,7 +73,7 @@ class HeldInput(NamedTuple):
 
     name: str
     data: bytes
-    json: bool
+    kind: str
     context: Context | None = None
 
 
@@ -135,13 +135,13 @@ def _load_file(item: FileInput, default: Context) -> LoadedInput:
         context_data = read_input_bytes(context_path, display_path(context_path))
     if fingerprint(data, context_data) != item.fingerprint:
         raise _changed(display)
-    json = is_json_name(os.path.basename(item.path))
-    document = document_from_bytes(data, display, json=json)
+    kind = document_kind(os.path.basename(item.path))
+    document = document_from_bytes(data, display, kind=kind)
     del data
     context = default
     if context_data is not None:
         context = context_from_bytes(context_data, display_path(paired_context(item.path)))
-    origin = Origin(display, display, markdown=not json)
+    origin = Origin(display, display, markdown=kind != "json")
     return LoadedInput(origin, document, context, surface_file_lines(document))
 
 
@@ -150,8 +150,8 @@ def load_input(item: InputItem, default: Context) -> LoadedInput:
     if isinstance(item, FileInput):
         return _load_file(item, default)
     if isinstance(item, HeldInput):
-        document = document_from_bytes(item.data, item.name, json=item.json)
-        origin = Origin(item.name, item.name, markdown=not item.json)
+        document = document_from_bytes(item.data, item.name, kind=item.kind)
+        origin = Origin(item.name, item.name, markdown=item.kind != "json")
         context = item.context if item.context is not None else default
         return LoadedInput(origin, document, context, surface_file_lines(document))
     from textcontract.inputs._batch import parse_case

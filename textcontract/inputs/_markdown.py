@@ -10,7 +10,7 @@ from typing import Any
 from textcontract._surface_origins import markdown_origins
 from textcontract._yaml import Positions, load_yaml
 from textcontract.errors import InputError, Location, Problem
-from textcontract.model import BODY, Document, type_name
+from textcontract.model import BODY, PLAIN, Document, type_name
 
 __all__ = ["parse_markdown", "split_front_matter"]
 
@@ -52,10 +52,15 @@ def _split_front_matter(text: str, source: str | None) -> tuple[tuple[str, int] 
     )
 
 
-def parse_markdown(text: str, source: str | None = None) -> Document:
-    """A markdown/text document: front matter surfaces, claims, states; the rest is ``body``."""
+def parse_markdown(text: str, source: str | None = None, body_format: str = "markdown") -> Document:
+    """A markdown/text document: front matter surfaces, claims, states; the rest is ``body``,
+    written in ``body_format`` (SPEC §18: ``markdown`` for ``.md``, ``plain`` for ``.txt``,
+    ``html`` for ``.html``)."""
     front, body_start = _split_front_matter(text, source)
-    body = text[body_start:]
+    body_text = text[body_start:]
+    body: str | dict[str, str] = (
+        body_text if body_format == PLAIN else {"text": body_text, "format": body_format}
+    )
     if front is None:
         document = Document.from_json({"surfaces": {BODY: body}}, source)
         return document.with_origins(markdown_origins(text, None, 0, {}, None))

@@ -36,7 +36,7 @@ from textcontract.inputs._discover import (
     search_folder,
     written_here,
 )
-from textcontract.inputs._documents import context_from_bytes, document_from_bytes, is_json_name
+from textcontract.inputs._documents import context_from_bytes, document_from_bytes, document_kind
 from textcontract.inputs._items import (
     PRINT_SIZE,
     FileInput,
@@ -183,7 +183,7 @@ def read_inputs(
     *,
     batch: str | None = None,
     context: str | None = None,
-    stdin_json: bool = False,
+    stdin_format: str = "markdown",
     stdin: BinaryIO | None = None,
     pool: Pool[Any] | None = None,
     exclude: Sequence[str] = (),
@@ -192,14 +192,14 @@ def read_inputs(
     """The first pass over ``check``'s inputs; raises one :class:`InputError` listing every
     problem of every input.
 
-    ``documents`` are paths as given (``-`` for standard input, read from ``stdin``, as
-    JSON when ``stdin_json``, else markdown); ``batch`` a batch file (``-`` for standard
-    input); ``context`` the one context for every document (else each file's paired
-    ``X.context.json``, else the empty context). A batch's lines are validated in the
-    processes of ``pool`` when given (which then decides, once, whether the run has workers).
-    Folder searches leave out paths matching the ``exclude`` patterns and the files of
-    ``outputs`` (each written by this run, keyed to the option naming it: :class:`Exclusions`);
-    no input may be one of those files.
+    ``documents`` are paths as given (``-`` for standard input, read from ``stdin`` as
+    ``stdin_format``: ``json``, or text whose body is ``markdown``, ``html`` or ``plain``);
+    ``batch`` a batch file (``-`` for standard input); ``context`` the one context for every
+    document (else each file's paired ``X.context.json``, else the empty context). A batch's
+    lines are validated in the processes of ``pool`` when given (which then decides, once,
+    whether the run has workers). Folder searches leave out paths matching the ``exclude``
+    patterns and the files of ``outputs`` (each written by this run, keyed to the option
+    naming it: :class:`Exclusions`); no input may be one of those files.
     """
     problems = request_problems(documents, batch)
     exclusions = Exclusions(exclude, outputs)
@@ -213,7 +213,7 @@ def read_inputs(
             else:
                 _read_batch(inputs, batch, stdin, problems, pool)
         else:
-            _Reader(inputs, problems, stdin, stdin_json, paired=context is None).read(documents)
+            _Reader(inputs, problems, stdin, stdin_format, paired=context is None).read(documents)
     except BaseException:
         inputs.close()
         raise
@@ -281,14 +281,14 @@ class _Reader:
         inputs: CheckInputs,
         problems: list[Problem],
         stdin: BinaryIO | None,
-        stdin_json: bool,
+        stdin_format: str,
         *,
         paired: bool,
     ) -> None:
         self.inputs = inputs
         self.problems = problems
         self.stdin = stdin
-        self.stdin_json = stdin_json
+        self.stdin_format = stdin_format
         self.paired = paired
 
     def read(self, arguments: Sequence[str]) -> None:
@@ -305,21 +305,21 @@ class _Reader:
         except InputError as error:
             self.problems.extend(error.problems)
             return
-        json = is_json_name(os.path.basename(found.path))
-        valid = self._valid_document(data, display, json)
+        kind = document_kind(os.path.basename(found.path))
+        valid = self._valid_document(data, display, kind)
         paired_valid, context_data, context = self._paired_context(found.path)
         if not (valid and paired_valid):
             return
         if found.pipe:
-            held = HeldInput(display, data, json, context)
+            held = HeldInput(display, data, kind, context)
             self.inputs._add(found, held, False, bytes(PRINT_SIZE))
         else:
             printed = fingerprint(data, context_data)
             self.inputs._add(found, None, context_data is not None, printed)
 
-    def _valid_document(self, data: bytes, display: str, json: bool) -> bool:
+    def _valid_document(self, data: bytes, display: str, kind: str) -> bool:
         try:
-            document_from_bytes(data, display, json=json)
+            document_from_bytes(data, display, kind=kind)
         except InputError as error:
             self.problems.extend(error.problems)
             return False
@@ -352,6 +352,6 @@ class _Reader:
         except InputError as error:
             self.problems.extend(error.problems)
             return
-        if self._valid_document(data, STDIN_NAME, self.stdin_json):
-            held = HeldInput(STDIN_NAME, data, self.stdin_json)
+        if self._valid_document(data, STDIN_NAME, self.stdin_format):
+            held = HeldInput(STDIN_NAME, data, self.stdin_format)
             self.inputs._add(Found(None), held, False, bytes(PRINT_SIZE))

@@ -6,12 +6,15 @@ from textcontract.model._check import Check, Enforcement, Kind, RuleVersion, Sev
 from textcontract.model._context import DEFAULT_STATE, Context
 from textcontract.model._document import (
     BODY,
+    FORMATS,
+    PLAIN,
     Document,
     Surface,
     new_document,
     new_surface,
     new_surface_from_pieces,
     new_surface_with_deferred_anchors,
+    surface_format,
 )
 from textcontract.model._facts import (
     NAME_PATTERN,
@@ -41,10 +44,12 @@ from textcontract.model._shown import SHOWN_PATTERN_LENGTH, shown_pattern
 __all__ = [
     "BODY",
     "DEFAULT_STATE",
+    "FORMATS",
     "NAME_PATTERN",
     "NEW",
     "SHOWN_PATTERN_LENGTH",
     "UNCHANGED",
+    "PLAIN",
     "Anchor",
     "Baseline",
     "Check",
@@ -80,6 +85,7 @@ __all__ = [
     "relative_path",
     "same_value",
     "shown_pattern",
+    "surface_format",
     "type_name",
     "validate_facts",
 ]

@@ -22,17 +22,23 @@ from textcontract.model._location import TextOrigin
 
 __all__ = [
     "BODY",
+    "FORMATS",
+    "PLAIN",
     "Document",
     "Surface",
     "new_document",
     "new_surface",
     "new_surface_from_pieces",
     "new_surface_with_deferred_anchors",
+    "surface_format",
 ]
 
 BODY = "body"
 _DOCUMENT_KEYS = ("surfaces", "claims", "states", "anchors")
-_SURFACE_KEYS = ("text", "state", "claims", "anchors")
+_SURFACE_KEYS = ("text", "state", "claims", "anchors", "format")
+FORMATS = ("plain", "markdown", "html")
+"""How a surface's text is written (SPEC §18); ``plain`` unless it says otherwise."""
+PLAIN = "plain"
 _PIECES = "_anchor_pieces"  # how to build a surface's anchors, until they are first read
 
 
@@ -47,6 +53,10 @@ class Surface:
     ``origin`` says where the text stands in the file it was read from (SPEC §10). It is
     neither part of the canonical form nor of equality: the same content read from a
     markdown file and from a JSON file is the same surface.
+
+    ``format`` says how the text is written (SPEC §18: ``plain``, ``markdown`` or
+    ``html``); the canonical form carries it only when it is not ``plain``, so plain
+    documents keep the digests they always had.
     """
 
     name: str
@@ -55,11 +65,14 @@ class Surface:
     claims: Mapping[str, FactValue] = field(default_factory=dict)
     anchors: Mapping[str, tuple[Anchor, ...]] = field(default_factory=dict)
     origin: TextOrigin = field(default=TextOrigin(), compare=False)
+    format: str = PLAIN
 
     def to_json(self) -> dict[str, Any]:
         canonical = {"text": self.text, "state": self.state, "claims": dict(self.claims)}
         if self.anchors:
             canonical["anchors"] = anchors_json(self.anchors)
+        if self.format != PLAIN:
+            canonical["format"] = self.format
         return canonical
 
     def __getstate__(self) -> dict[str, Any]:
@@ -102,13 +115,20 @@ def new_surface(
     state: str,
     claims: dict[str, FactValue],
     anchors: dict[str, tuple[Anchor, ...]],
+    format: str = PLAIN,
 ) -> Surface:
-    """``Surface(name, text, state, claims, anchors)``, made without the frozen dataclass's
-    ``__init__`` (six ``object.__setattr__`` calls): the same surface, for a renderer that
-    makes one per surface block."""
+    """``Surface(name, text, state, claims, anchors, format=format)``, made without the
+    frozen dataclass's ``__init__`` (seven ``object.__setattr__`` calls): the same surface,
+    for a renderer that makes one per surface block."""
     surface: Any = _new(Surface)
     surface.__dict__.update(
-        name=name, text=text, state=state, claims=claims, anchors=anchors, origin=_ORIGIN
+        name=name,
+        text=text,
+        state=state,
+        claims=claims,
+        anchors=anchors,
+        origin=_ORIGIN,
+        format=format,
     )
     return surface  # type: ignore[no-any-return]
 
@@ -120,6 +140,7 @@ def new_surface_from_pieces(
     claims: dict[str, FactValue],
     pieces: list[str],
     keys: list[str],
+    format: str = PLAIN,
 ) -> Surface:
     """The surface :func:`new_surface` makes with ``anchors_of_pieces(pieces, keys)``
     (``text`` is the pieces joined, each key once), its anchors built when first read:
@@ -127,7 +148,7 @@ def new_surface_from_pieces(
     Equality, ``repr``, hashing, pickling and JSON build them first, so they see the same
     surface."""
     return new_surface_with_deferred_anchors(
-        name, text, state, claims, anchors_of_pieces, (pieces, keys)
+        name, text, state, claims, anchors_of_pieces, (pieces, keys), format
     )
 
 
@@ -138,6 +159,7 @@ def new_surface_with_deferred_anchors(
     claims: dict[str, FactValue],
     build: Callable[..., dict[str, tuple[Anchor, ...]]],
     arguments: tuple[Any, ...],
+    format: str = PLAIN,
 ) -> Surface:
     """The surface :func:`new_surface` makes with the anchors ``build(*arguments)``
     returns, built when first read (as :func:`new_surface_from_pieces`). ``build`` must
@@ -149,6 +171,7 @@ def new_surface_with_deferred_anchors(
     fields["state"] = state
     fields["claims"] = claims
     fields["origin"] = _ORIGIN
+    fields["format"] = format
     fields[_PIECES] = (build, arguments)
     return surface  # type: ignore[no-any-return]
 
@@ -206,11 +229,15 @@ class Document:
         claims: Mapping[str, FactValue] | None = None,
         state: str = DEFAULT_STATE,
         anchors: Mapping[str, Any] | None = None,
+        format: str = PLAIN,
     ) -> Document:
-        """A one-surface (``body``) document; ``anchors`` in the JSON form."""
+        """A one-surface (``body``) document; ``anchors`` in the JSON form; ``format`` how
+        the text is written (``plain``, ``markdown`` or ``html``)."""
         surface: dict[str, Any] = {"text": text, "state": state, "claims": dict(claims or {})}
         if anchors:
             surface["anchors"] = dict(anchors)
+        if format != PLAIN:
+            surface["format"] = format
         return cls.from_json({"surfaces": {BODY: surface}})
 
     @classmethod
@@ -268,6 +295,7 @@ class Document:
                     f.get("state", DEFAULT_STATE),
                     f.get("claims", {}),
                     f.get("anchors", {}),
+                    format=f.get("format", PLAIN),
                 )
                 for name, f in fields.items()
             )
@@ -283,7 +311,7 @@ def _surface_fields(
     if not isinstance(raw, Mapping):
         problems.append(
             Problem(
-                "a surface is a string or an object with text, state, claims, anchors; "
+                "a surface is a string or an object with text, state, claims, anchors, format; "
                 f"got {type_name(raw)}",
                 Location.of_path(source, path),
             )
@@ -294,7 +322,7 @@ def _surface_fields(
         if key not in _SURFACE_KEYS:
             problems.append(
                 Problem(
-                    "unknown surface key (expected text, state, claims, anchors)",
+                    "unknown surface key (expected text, state, claims, anchors, format)",
                     Location.of_path(source, [*path, key]),
                 )
             )
@@ -305,7 +333,24 @@ def _surface_fields(
         result["claims"] = validate_facts(raw["claims"], [*path, "claims"], source, problems)
     if "anchors" in raw:
         result["anchors"] = validate_anchors(raw["anchors"], [*path, "anchors"], source, problems)
+    if "format" in raw:
+        result["format"] = surface_format(raw["format"], [*path, "format"], source, problems)
     return result
+
+
+def surface_format(
+    value: object, path: list[str | int], source: str | None, problems: list[Problem]
+) -> str:
+    """A surface's ``format``: one of :data:`FORMATS` (else a problem, and ``plain``)."""
+    if isinstance(value, str) and value in FORMATS:
+        return value
+    shown = repr(value) if isinstance(value, str) else type_name(value)
+    problems.append(
+        Problem(
+            f"format must be plain, markdown or html, got {shown}", Location.of_path(source, path)
+        )
+    )
+    return PLAIN
 
 
 def _check_anchored_keys(
