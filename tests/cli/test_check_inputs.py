@@ -318,7 +318,7 @@ def test_help_shows_the_new_options_as_users_write_them() -> None:
         "[DOC…]",
         "--batch FILE",
         "-j, --jobs N",
-        "--stdin-format <markdown|json>",
+        "--stdin-format <plain|markdown|html|json>",
         "-v, --verbose",
         "-q, --quiet",
         "-V, --version",

@@ -57,7 +57,7 @@ from textcontract.rules._segmenting import (
     segmenter_of,
     segmenting_problems,
 )
-from textcontract.rules._subject import Subject
+from textcontract.rules._subject import Subject, ViewKey
 
 __all__ = [
     "ABSENT",
@@ -102,6 +102,7 @@ __all__ = [
     "Subject",
     "SurfaceRule",
     "TokenRule",
+    "ViewKey",
     "choice",
     "configure_options",
     "default_registry",

@@ -30,8 +30,10 @@ from textcontract.model import (
 )
 from textcontract.rules._params import (
     ACCENT_FOLDING,
+    READ,
     SURFACES,
     TIMEOUT_MS,
+    WITHIN,
     CompiledPattern,
     FactRef,
     Param,
@@ -39,7 +41,7 @@ from textcontract.rules._params import (
 )
 from textcontract.rules._patterns import Candidates, PatternList, PatternTable
 from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
-from textcontract.rules._subject import Subject
+from textcontract.rules._subject import Subject, ViewKey, view_key
 from textcontract.text import (
     WORDS,
     Budget,
@@ -208,6 +210,8 @@ class RuleType(ABC):
     def __init__(self, header: RuleHeader, options: Options) -> None:
         self.header = header
         self.options = options
+        self.view: ViewKey | None = view_key(options.raw("read"), options.raw("within"))
+        """What the rule reads of a markup surface (SPEC §18); None: the raw text."""
 
     def surfaces_read(self, document: Document) -> tuple[str, ...] | None:
         """The names of the surfaces this rule's checks on ``document`` are a pure function
@@ -314,7 +318,7 @@ class TokenRule(SurfaceRule):
     ``icu`` segmenter counts every script, so that refusal does not apply (SPEC §19).
     """
 
-    params: ClassVar[tuple[Param, ...]] = (SURFACES, *SEGMENTING_PARAMS)
+    params: ClassVar[tuple[Param, ...]] = (SURFACES, *SEGMENTING_PARAMS, READ, WITHIN)
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)
@@ -327,7 +331,7 @@ class TokenRule(SurfaceRule):
     def unsupported_script(self, subject: Subject, surface: Surface) -> Check | None:
         if self.segmenter.every_script:
             return None
-        share = subject.unsupported_share(surface)
+        share = subject.unsupported_share(surface, self.view)
         if share is None:
             return None
         names = ", ".join(name for name, _ in share.scripts)
@@ -346,12 +350,12 @@ class TokenRule(SurfaceRule):
             yield refusal
         else:
             yield from self.evaluate_tokens(
-                subject, surface, subject.tokens(surface, self.segmenter)
+                subject, surface, subject.tokens(surface, self.segmenter, self.view)
             )
 
     def token_set(self, subject: Subject, surface: Surface) -> frozenset[str]:
-        """The surface's distinct tokens under this rule's segmenter."""
-        return subject.token_set(surface, self.segmenter)
+        """The surface's (view's) distinct tokens under this rule's segmenter."""
+        return subject.token_set(surface, self.segmenter, self.view)
 
     @abstractmethod
     def evaluate_tokens(
@@ -372,7 +376,7 @@ class PatternRule(SurfaceRule):
     one of its lists to those.
     """
 
-    params: ClassVar[tuple[Param, ...]] = (SURFACES, ACCENT_FOLDING, TIMEOUT_MS)
+    params: ClassVar[tuple[Param, ...]] = (SURFACES, ACCENT_FOLDING, TIMEOUT_MS, READ, WITHIN)
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)
@@ -405,12 +409,14 @@ class PatternRule(SurfaceRule):
     def _pattern_table(self) -> PatternTable:
         table = self._table
         if table is None:  # not compiled into a contract: a table of its own patterns
-            table = self._table = PatternTable(self.searched_patterns(), self.profile)
+            table = self._table = PatternTable(
+                self.searched_patterns(), self.profile, view=self.view
+            )
         return table
 
     def candidates(self, subject: Subject, surface: Surface) -> Candidates:
         """Which patterns of the rule's table can match the surface (``None``: all)."""
-        return subject.candidates(surface, self.profile, self._pattern_table())
+        return subject.candidates(surface, self.profile, self._pattern_table(), self.view)
 
     def pattern_list(self, patterns: tuple[CompiledPattern, ...]) -> PatternList:
         """One of the rule's pattern lists (an attribute it keeps), ready for :meth:`select`."""
@@ -439,7 +445,8 @@ class PatternRule(SurfaceRule):
         ``match`` and ``excerpt`` are the surface's original text at the match's location
         and around it; ``span`` and ``normalized`` are the match in the searched text.
         """
-        places = subject.locate(surface, self.profile, [(hit.start, hit.end) for hit in hits])
+        spans = [(hit.start, hit.end) for hit in hits]
+        places = subject.locate(surface, self.profile, spans, self.view)
         original = surface.text
         return [
             {

@@ -7,7 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from textcontract.rules._base import Options, RuleType
-from textcontract.rules._params import ABSENT, ParamProblem, unknown_param
+from textcontract.rules._params import (
+    ABSENT,
+    VIEW_PARAMS,
+    ParamProblem,
+    unknown_param,
+    view_problems,
+)
+
+_VIEW_NAMES = tuple(param.name for param in VIEW_PARAMS)
 
 __all__ = ["Configured", "configure_options"]
 
@@ -33,7 +41,7 @@ def configure_options(
     """
     declared = {param.name: param for param in rule_type.params}
     known = [*declared, *other_fields]
-    problems = [unknown_param(name, known) for name in raw if name not in declared]
+    problems = [_undeclared(rule_type, name, known) for name in raw if name not in declared]
     values: dict[str, Any] = {}
     resolved: dict[str, Any] = {}
     for name, param in declared.items():
@@ -49,5 +57,15 @@ def configure_options(
             values[name] = param.default
             resolved[name] = param.default
     if not problems:
+        problems.extend(view_problems(values))
         problems.extend(rule_type.validate_options(values))
     return Configured(Options(values), resolved, tuple(problems))
+
+
+def _undeclared(rule_type: type[RuleType], name: str, known: Sequence[str]) -> ParamProblem:
+    if name in _VIEW_NAMES:
+        return ParamProblem(
+            f"{name!r} is for rules that read surface text; {rule_type.name} reads none",
+            (name,),
+        )
+    return unknown_param(name, known)

@@ -30,6 +30,8 @@ __all__ = [
     "PAIR_LIST",
     "PATTERN_LIST",
     "PREMISE_MAP",
+    "READ",
+    "READABLE_KINDS",
     "REQUIRED",
     "SCALAR",
     "SCALAR_LIST",
@@ -39,6 +41,8 @@ __all__ = [
     "SURFACE",
     "SURFACES",
     "TIMEOUT_MS",
+    "VIEW_PARAMS",
+    "WITHIN",
     "CompiledPattern",
     "FactRef",
     "Param",
@@ -47,6 +51,7 @@ __all__ = [
     "choice",
     "gather",
     "unknown_param",
+    "view_problems",
 ]
 
 
@@ -411,6 +416,47 @@ def choice(*values: str) -> ParamType:
     return _Choice(values)
 
 
+READABLE_KINDS = ("prose", "code", "url", "comment")
+"""The kinds a view may read (SPEC §18); ``markup`` is the syntax itself, never read."""
+CONTAINER_NAMES = (
+    "heading",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "paragraph",
+    "list_item",
+    "blockquote",
+    "table",
+    "link_text",
+)
+
+
+class _Read(ParamType):
+    """``raw``, or a list of the kinds a rule reads."""
+
+    label = "raw | list of kinds"
+
+    def __init__(self) -> None:
+        self._kinds = _List(_Choice(READABLE_KINDS), "list of kinds", unique=True)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"oneOf": [{"const": "raw"}, self._kinds.json_schema()]}
+
+    def convert(self, value: Any) -> str | tuple[str, ...]:
+        if value == "raw":
+            return "raw"
+        if isinstance(value, str):
+            hint = f"write [{value}]" if value in READABLE_KINDS else None
+            raise ParamProblem(
+                f"read is raw or a list of kinds ({', '.join(READABLE_KINDS)}), got {value!r}",
+                hint=hint or did_you_mean(value, ("raw", *READABLE_KINDS)),
+            )
+        return tuple(self._kinds.convert(value))
+
+
 STRING: Final[ParamType] = _String()
 INTEGER: Final[ParamType] = _Integer()
 NUMBER: Final[ParamType] = _Number()
@@ -426,6 +472,9 @@ PATTERN_LIST: Final[ParamType] = _List(_Pattern(), "list of patterns")
 PAIR_LIST: Final[ParamType] = _List(_Pair(), "list of [old, new] pairs")
 PREMISE_MAP: Final[ParamType] = _PremiseMap()
 DOMAIN_LIST: Final[ParamType] = _List(_Domain(), "list of domains", unique=True)
+CONTAINER_LIST: Final[ParamType] = _List(
+    _Choice(CONTAINER_NAMES), "list of containers", unique=True
+)
 
 
 @dataclass(frozen=True)
@@ -489,3 +538,28 @@ TIMEOUT_MS: Final = Param(
     minimum=1,
     maximum=60_000,
 )
+READ: Final = Param(
+    "read",
+    _Read(),
+    "what of a markup surface the rule reads: raw (the text as written, the default) or a "
+    "list of kinds: prose, code, url, comment",
+    default=ABSENT,
+)
+WITHIN: Final = Param(
+    "within",
+    CONTAINER_LIST,
+    "read prose only within these containers (their union; needs prose in read)",
+    default=ABSENT,
+)
+VIEW_PARAMS: Final = (READ, WITHIN)
+"""The parameters of every rule that reads surface text (SPEC §18)."""
+
+
+def view_problems(values: Mapping[str, Any]) -> list[ParamProblem]:
+    """``within`` is for prose: it needs ``prose`` among the kinds ``read`` names."""
+    if "within" not in values:
+        return []
+    read = values.get("read", "raw")
+    if read == "raw" or "prose" not in read:
+        return [ParamProblem("within needs prose in read (read: [prose, …])", ("within",))]
+    return []

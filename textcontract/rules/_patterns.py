@@ -27,7 +27,7 @@ from textcontract.text import LiteralPrefilter, Profile
 
 if TYPE_CHECKING:
     from textcontract.rules._base import PatternRule, RuleType
-    from textcontract.rules._subject import Subject
+    from textcontract.rules._subject import Subject, ViewKey
 
 __all__ = [
     "Candidates",
@@ -62,15 +62,17 @@ _MAX_SHAPES = 16
 class PatternTable:
     """The distinct patterns of some rules, indexed, with one prefilter over them."""
 
-    __slots__ = ("_idle", "_index", "_reads", "_rules_of", "prefilter", "profile")
+    __slots__ = ("_idle", "_index", "_reads", "_rules_of", "prefilter", "profile", "view")
 
     def __init__(
         self,
         patterns: Iterable[CompiledPattern],
         profile: Profile = Profile.FOLDED,
         build_after: int = 0,
+        view: ViewKey | None = None,
     ) -> None:
         self.profile = profile
+        self.view = view  # the text its rules search: a surface's raw text or this view
         self._index: dict[tuple[str, int], int] = {}
         distinct: list[CompiledPattern] = []
         for pattern in patterns:
@@ -106,7 +108,7 @@ class PatternTable:
         for surface in subject.document.surfaces:
             if reads is not None and surface.name not in reads:
                 continue
-            chosen = subject.candidates(surface, self.profile, self)
+            chosen = subject.candidates(surface, self.profile, self, self.view)
             if chosen is None:
                 return None
             for slot in chosen:
@@ -180,16 +182,16 @@ class PatternList:
 
 
 def share_patterns(rules: Iterable[object]) -> None:
-    """Give the pattern rules among ``rules`` one table per profile they search."""
+    """Give the pattern rules among ``rules`` one table per profile and view they search."""
     from textcontract.rules._base import PatternRule
 
-    grouped: dict[Profile, list[PatternRule]] = {}
+    grouped: dict[tuple[Profile, ViewKey | None], list[PatternRule]] = {}
     for rule in rules:
         if isinstance(rule, PatternRule) and rule.searched_patterns():
-            grouped.setdefault(rule.profile, []).append(rule)
-    for profile, members in grouped.items():
+            grouped.setdefault((rule.profile, rule.view), []).append(rule)
+    for (profile, view), members in grouped.items():
         patterns = (p for rule in members for p in rule.searched_patterns())
-        table = PatternTable(patterns, profile, build_after=PREFILTER_AFTER)
+        table = PatternTable(patterns, profile, build_after=PREFILTER_AFTER, view=view)
         table._hold(members)
         for rule in members:
             rule.use_table(table)

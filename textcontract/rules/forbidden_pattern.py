@@ -76,7 +76,7 @@ class ForbiddenPattern(PatternRule):
         return type(self) is ForbiddenPattern
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
-        text = subject.normalized(surface, self._profile)
+        text = subject.normalized(surface, self._profile, self.view)
         # The patterns whose required literal is absent cannot match; the others are
         # searched as always, in order, so the result is that of searching every pattern.
         patterns = self.pattern_list(self._patterns).select(self.candidates(subject, surface))

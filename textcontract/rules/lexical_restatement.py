@@ -33,7 +33,7 @@ from textcontract.rules._base import (
     RuleHeader,
     RuleType,
 )
-from textcontract.rules._params import INTEGER, NUMBER, SURFACE, Param, ParamProblem
+from textcontract.rules._params import INTEGER, NUMBER, SURFACE, VIEW_PARAMS, Param, ParamProblem
 from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
 from textcontract.rules._subject import Subject
 
@@ -65,6 +65,7 @@ class LexicalRestatement(RuleType):
             minimum=0,
         ),
         *SEGMENTING_PARAMS,
+        *VIEW_PARAMS,
     )
     codes: ClassVar[tuple[Code, ...]] = (
         Code.of(
@@ -107,7 +108,7 @@ class LexicalRestatement(RuleType):
         if refusal is not None:
             yield refusal
             return
-        source_set = subject.token_set(source, self.segmenter)
+        source_set = subject.token_set(source, self.segmenter, self.view)
         if not source_set:
             yield self.check(
                 Status.UNDETERMINED,
@@ -117,13 +118,12 @@ class LexicalRestatement(RuleType):
                 evidence=[{"source": self._source, "target": self._target}],
             )
             return
-        target_set = subject.token_set(target, self.segmenter)
+        target_set = subject.token_set(target, self.segmenter, self.view)
         shared = source_set & target_set
         overlap = len(shared) / len(source_set)
         novel_count = len(target_set - source_set)
-        novel = self._novel(
-            subject.tokens(target, self.segmenter), source_set, min(novel_count, _NOVEL_SHOWN)
-        )
+        wanted = min(novel_count, _NOVEL_SHOWN)
+        novel = self._novel(subject.tokens(target, self.segmenter, self.view), source_set, wanted)
         restated = overlap > self._threshold and novel_count < self._minimum_novel
         if restated:
             message = (
@@ -192,7 +192,7 @@ class LexicalRestatement(RuleType):
             return None
         refused = []
         for role, surface in (("source", source), ("target", target)):
-            share = subject.unsupported_share(surface)
+            share = subject.unsupported_share(surface, self.view)
             if share is not None:
                 refused.append((role, surface.name, share))
             if source.name == target.name:

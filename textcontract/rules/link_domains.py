@@ -11,6 +11,13 @@ would turn the fullwidth solidus into ``/`` and make it look like
 and lowercased, so ``https://ＥＸＡＭＰＬＥ.com`` is ``example.com`` and
 ``https://Bücher.example`` is ``xn--bcher-kva.example``.
 
+With ``read`` other than ``raw`` on a Markdown or HTML surface (SPEC §18), the rule
+judges the destinations the markup declares — Markdown links, images, autolinks and
+reference definitions, HTML ``href``/``src`` (a scheme-relative ``//host/…`` included) —
+by where they lead, whatever their text says, plus the bare http(s) links in the chosen
+text; evidence is located at the destination. In every mode ``[label](url)`` is the link
+``url``: a raw search ends a link's host at ``](``.
+
 Violated::
 
     {id: links, type: LinkDomains, allowed: [shop.example]}
@@ -56,17 +63,20 @@ from textcontract.rules._params import (
     STRING,
     SURFACES,
     TIMEOUT_MS,
+    VIEW_PARAMS,
     Param,
     ParamProblem,
 )
-from textcontract.rules._subject import Subject
+from textcontract.rules._subject import Subject, ViewKey
 from textcontract.text import Budget, excerpt, find_matches, host_key
+from textcontract.text.markup import Link, ViewMap
 
 __all__ = ["LinkDomains"]
 
 # Scheme, any run of slashes or backslashes (browsers accept "https:/\x" for special
-# schemes), then the authority up to the first delimiter.
-_LINK = regex.compile(r"https?:[/\\]+([^\s/\\?#<>]*)", regex.IGNORECASE)
+# schemes), then the authority up to the first delimiter, or up to "](" (the text
+# "[label](url)" is the link url: a label that is itself a URL ends there).
+_LINK = regex.compile(r"https?:[/\\]+((?:[^\s/\\?#<>\]]|\](?!\())*)", regex.IGNORECASE)
 # What may follow an authority at the end of a link: trailing punctuation, which is not
 # part of the link, then the end of the link (whitespace, an angle bracket, end of text).
 _TRAILING = ".,;:!?)]}'\""
@@ -97,6 +107,15 @@ class _Offender:
 class _Found:
     links: int = 0
     offending: dict[str, _Offender] = field(default_factory=dict)
+
+
+def _host(authority: str) -> str:
+    """The host of an authority: after its last ``@``, before a ``:port``."""
+    host = authority.rpartition("@")[2]
+    if host.startswith("["):
+        close = host.find("]")
+        return host if close < 0 else host[: close + 1]
+    return host.partition(":")[0]
 
 
 def _share(bad: int, links: int) -> str:
@@ -131,6 +150,7 @@ class LinkDomains(PatternRule):
             default=False,
         ),
         TIMEOUT_MS,
+        *VIEW_PARAMS,
     )
     codes: ClassVar[tuple[Code, ...]] = (
         Code.of(
@@ -227,8 +247,12 @@ class LinkDomains(PatternRule):
         )
 
     def _check_surface(self, subject: Subject, surface: Surface, allowed: frozenset[str]) -> Check:
+        view = subject.reads(surface, self.view)
         try:
-            found = self._scan(surface.text, allowed)
+            if view is None:
+                found = self._scan(surface.text, allowed, _Found(), None)
+            else:
+                found = self._scan_markup(subject, surface, view, allowed)
         except PatternTimeout:
             return self.timeout(surface)
         scope = f"surface:{surface.name}"
@@ -271,40 +295,76 @@ class LinkDomains(PatternRule):
             metrics=metrics,
         )
 
-    def _scan(self, text: str, allowed: frozenset[str]) -> _Found:
+    def _scan_markup(
+        self, subject: Subject, surface: Surface, view: ViewKey, allowed: frozenset[str]
+    ) -> _Found:
+        """The destinations the markup declares, then the bare links of the chosen text
+        (its declared destinations left out: they are judged once, as destinations)."""
+        kinds, within = view
         found = _Found()
+        for link in subject.layout(surface).chosen_links(within):
+            self._judge_destination(link, allowed, found)
+        searched = kinds - {"url"}
+        if searched:
+            text_view = (searched, within)
+            text = subject.text(surface, text_view)
+            back = subject.reads(surface, text_view)
+            mapping = None if back is None else subject.view(surface, back).map
+            self._scan(text, allowed, found, mapping)
+        return found
+
+    def _judge_destination(self, link: Link, allowed: frozenset[str], found: _Found) -> None:
+        url = link.url
+        if url.startswith("//"):  # scheme-relative: the page's scheme, http(s) on the web
+            url = "https:" + url
+        match = _LINK.match(url)
+        if match is None:
+            return  # a relative, mailto: or other destination leads to no host
+        host = _host(match.group(1))
+        if host:
+            self._judge(host, link.url, (link.start, link.end), allowed, found, {})
+
+    def _scan(
+        self, text: str, allowed: frozenset[str], found: _Found, mapping: ViewMap | None
+    ) -> _Found:
         keys: dict[str, str | None] = {}
         budget = self.budget()
         for match in find_matches(_LINK, text, budget):
             authority = match.group(1)
             if _ends_link(text, match.end(), budget):
                 authority = authority.rstrip(_TRAILING)
-            host = authority.rpartition("@")[2]
-            if host.startswith("["):
-                close = host.find("]")
-                host = host if close < 0 else host[: close + 1]
-            else:
-                host = host.partition(":")[0]
+            host = _host(authority)
             if not host:
                 continue
-            found.links += 1
-            if host not in keys:
-                keys[host] = host_key(host)
-            key = keys[host]
-            if key is not None and self._allows(key, allowed):
-                continue
-            shown = key if key is not None else host.casefold()
-            offender = found.offending.get(shown)
-            if offender is None:
-                start = match.start()
-                stop = match.start(1) + len(authority)
-                link = text[start:stop]
-                if len(link) > _MAX_LINK_EVIDENCE:
-                    link = link[:_MAX_LINK_EVIDENCE] + "…"
-                found.offending[shown] = _Offender(1, link, (start, stop))
-            else:
-                offender.count += 1
+            start, stop = match.start(), match.start(1) + len(authority)
+            span = (start, stop) if mapping is None else mapping.span(start, stop)
+            self._judge(host, text[start:stop], span, allowed, found, keys)
         return found
+
+    def _judge(
+        self,
+        host: str,
+        link: str,
+        span: tuple[int, int],
+        allowed: frozenset[str],
+        found: _Found,
+        keys: dict[str, str | None],
+    ) -> None:
+        """Count one link; keep it as evidence when its host is not allowed."""
+        found.links += 1
+        if host not in keys:
+            keys[host] = host_key(host)
+        key = keys[host]
+        if key is not None and self._allows(key, allowed):
+            return
+        shown = key if key is not None else host.casefold()
+        offender = found.offending.get(shown)
+        if offender is None:
+            if len(link) > _MAX_LINK_EVIDENCE:
+                link = link[:_MAX_LINK_EVIDENCE] + "…"
+            found.offending[shown] = _Offender(1, link, span)
+        else:
+            offender.count += 1
 
     def _allows(self, key: str, allowed: frozenset[str]) -> bool:
         if key in allowed:

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from textcontract.model import Check, Kind, Status, Surface
 from textcontract.rules._base import SURFACE_MISSING, Code, Options, RuleHeader, SurfaceRule
-from textcontract.rules._params import Param, ParamProblem
+from textcontract.rules._params import VIEW_PARAMS, Param, ParamProblem
 from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
 from textcontract.rules._subject import Subject
 
@@ -48,7 +48,11 @@ class NoRepeatedText(SurfaceRule):
         SURFACE_MISSING,
     )
     main_code = "REUSED_TEXT"
-    params: ClassVar[tuple[Param, ...]] = (*SurfaceRule.params, *SEGMENTING_PARAMS)
+    params: ClassVar[tuple[Param, ...]] = (
+        *SurfaceRule.params,
+        *SEGMENTING_PARAMS,
+        *VIEW_PARAMS,
+    )
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
@@ -73,7 +77,7 @@ class NoRepeatedText(SurfaceRule):
         self, subject: Subject, surface: Surface, history: dict[tuple[str, ...], int]
     ) -> Check:
         scope = f"surface:{surface.name}"
-        tokens = subject.tokens(surface, self.segmenter)
+        tokens = subject.tokens(surface, self.segmenter, self.view)
         index = history.get(tokens)
         if index is None:
             count = len(subject.context.history)

@@ -76,7 +76,7 @@ class RequiredPattern(PatternRule):
         return self._patterns
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
-        text = subject.normalized(surface, self._profile)
+        text = subject.normalized(surface, self._profile, self.view)
         # Only the patterns that can match are searched; the others count as missing.
         searched = set(self.pattern_list(self._patterns).select(self.candidates(subject, surface)))
         budget: Budget | None = None

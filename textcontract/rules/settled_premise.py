@@ -42,6 +42,7 @@ from textcontract.rules._params import (
     PREMISE_MAP,
     SURFACES,
     TIMEOUT_MS,
+    VIEW_PARAMS,
     CompiledPattern,
     Param,
 )
@@ -69,6 +70,7 @@ class SettledPremise(PatternRule):
         SURFACES,
         ACCENT_FOLDING,
         TIMEOUT_MS,
+        *VIEW_PARAMS,
     )
     codes: ClassVar[tuple[Code, ...]] = (
         Code.of(
@@ -137,7 +139,7 @@ class SettledPremise(PatternRule):
 
     def evaluate_surface(self, subject: Subject, surface: Surface) -> Iterator[Check]:
         """One check per closed premise the rule has patterns for, in context order."""
-        text = subject.normalized(surface, self.profile)
+        text = subject.normalized(surface, self.profile, self.view)
         chosen = self.candidates(subject, surface)
         budget = self.budget()  # started after normalization: the budget is for searching
         for premise, patterns in self._supported(_closed(subject)):

@@ -29,8 +29,12 @@ from textcontract.audit.running._rule_cache import RuleResults
 from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
-from textcontract.rules import RuleType, Subject
+from textcontract.rules import RuleType, Subject, ViewKey
 from textcontract.text import WORDS, OffsetMap, Profile, ScriptShare, Segmenter
+from textcontract.text.markup import Layout
+
+MemoKey = tuple[str] | tuple[str, str, ViewKey]
+"""A surface's raw text, or its text, format and a view of it."""
 
 __all__ = [
     "Judgement",
@@ -46,6 +50,7 @@ class TextMemo:
 
     __slots__ = (
         "histories",
+        "layouts",
         "line_counters",
         "normalized",
         "offset_maps",
@@ -56,18 +61,23 @@ class TextMemo:
     )
 
     def __init__(self) -> None:
-        self.normalized: dict[tuple[str, Profile], str] = {}
-        self.offset_maps: dict[tuple[str, Profile], OffsetMap] = {}
+        self.normalized: dict[tuple[MemoKey, Profile], str] = {}
+        self.offset_maps: dict[tuple[MemoKey, Profile], OffsetMap] = {}
         self.line_counters: dict[str, LineCounter] = {}
-        self.tokens: dict[tuple[str, Segmenter], tuple[str, ...]] = {}
-        self.token_sets: dict[tuple[str, Segmenter], frozenset[str]] = {}
-        self.shares: dict[str, ScriptShare] = {}
-        self.unsupported: dict[str, ScriptShare | None] = {}
+        self.tokens: dict[tuple[MemoKey, Segmenter], tuple[str, ...]] = {}
+        self.token_sets: dict[tuple[MemoKey, Segmenter], frozenset[str]] = {}
+        self.shares: dict[MemoKey, ScriptShare] = {}
+        self.unsupported: dict[MemoKey, ScriptShare | None] = {}
+        self.layouts: dict[tuple[str, str], Layout] = {}
         self.histories: dict[tuple[tuple[str, ...], Segmenter], dict[tuple[str, ...], int]] = {}
 
 
 class _MemoSubject(Subject):
-    """A :class:`Subject` that looks each text up in the case's memo before deriving it."""
+    """A :class:`Subject` that looks each text up in the case's memo before deriving it.
+
+    A text is known by the surface's text and, for a view (SPEC §18), its format and the
+    view: trials that share a surface's text share its parse, views and tokens.
+    """
 
     __slots__ = ("_memo",)
 
@@ -75,18 +85,31 @@ class _MemoSubject(Subject):
         super().__init__(document, context)
         self._memo = memo
 
-    def normalized(self, surface: Surface, profile: Profile) -> str:
-        key = (surface.text, profile)
-        found = self._memo.normalized.get(key)
+    def _key(self, surface: Surface, view: ViewKey | None) -> MemoKey:
+        view = self.reads(surface, view)
+        return (surface.text,) if view is None else (surface.text, surface.format, view)
+
+    def layout(self, surface: Surface) -> Layout:
+        key = (surface.text, surface.format)
+        found = self._memo.layouts.get(key)
         if found is None:
-            found = self._memo.normalized[key] = super().normalized(surface, profile)
+            found = self._memo.layouts[key] = super().layout(surface)
         return found
 
-    def offset_map(self, surface: Surface, profile: Profile) -> OffsetMap:
-        key = (surface.text, profile)
+    def normalized(self, surface: Surface, profile: Profile, view: ViewKey | None = None) -> str:
+        key = (self._key(surface, view), profile)
+        found = self._memo.normalized.get(key)
+        if found is None:
+            found = self._memo.normalized[key] = super().normalized(surface, profile, view)
+        return found
+
+    def offset_map(
+        self, surface: Surface, profile: Profile, view: ViewKey | None = None
+    ) -> OffsetMap:
+        key = (self._key(surface, view), profile)
         found = self._memo.offset_maps.get(key)
         if found is None:
-            found = self._memo.offset_maps[key] = super().offset_map(surface, profile)
+            found = self._memo.offset_maps[key] = super().offset_map(surface, profile, view)
         return found
 
     def line_counter(self, surface: Surface) -> LineCounter:
@@ -95,31 +118,39 @@ class _MemoSubject(Subject):
             found = self._memo.line_counters[surface.text] = super().line_counter(surface)
         return found
 
-    def tokens(self, surface: Surface, segmenter: Segmenter = WORDS) -> tuple[str, ...]:
-        key = (surface.text, segmenter)
+    def tokens(
+        self, surface: Surface, segmenter: Segmenter = WORDS, view: ViewKey | None = None
+    ) -> tuple[str, ...]:
+        key = (self._key(surface, view), segmenter)
         found = self._memo.tokens.get(key)
         if found is None:
-            found = self._memo.tokens[key] = super().tokens(surface, segmenter)
+            found = self._memo.tokens[key] = super().tokens(surface, segmenter, view)
         return found
 
-    def token_set(self, surface: Surface, segmenter: Segmenter = WORDS) -> frozenset[str]:
-        key = (surface.text, segmenter)
+    def token_set(
+        self, surface: Surface, segmenter: Segmenter = WORDS, view: ViewKey | None = None
+    ) -> frozenset[str]:
+        key = (self._key(surface, view), segmenter)
         found = self._memo.token_sets.get(key)
         if found is None:
-            found = self._memo.token_sets[key] = super().token_set(surface, segmenter)
+            found = self._memo.token_sets[key] = super().token_set(surface, segmenter, view)
         return found
 
-    def script_share(self, surface: Surface) -> ScriptShare:
-        found = self._memo.shares.get(surface.text)
+    def script_share(self, surface: Surface, view: ViewKey | None = None) -> ScriptShare:
+        key = self._key(surface, view)
+        found = self._memo.shares.get(key)
         if found is None:
-            found = self._memo.shares[surface.text] = super().script_share(surface)
+            found = self._memo.shares[key] = super().script_share(surface, view)
         return found
 
-    def unsupported_share(self, surface: Surface) -> ScriptShare | None:
+    def unsupported_share(
+        self, surface: Surface, view: ViewKey | None = None
+    ) -> ScriptShare | None:
         memo = self._memo.unsupported
-        if surface.text not in memo:
-            memo[surface.text] = super().unsupported_share(surface)
-        return memo[surface.text]
+        key = self._key(surface, view)
+        if key not in memo:
+            memo[key] = super().unsupported_share(surface, view)
+        return memo[key]
 
     def history_index(self, segmenter: Segmenter = WORDS) -> dict[tuple[str, ...], int]:
         key = (self.context.history, segmenter)
