@@ -39,8 +39,8 @@ def test_the_shipped_case_files_are_what_the_generator_writes(case_id: str) -> N
 
 def test_the_shipped_contract_on_its_generated_corpus() -> None:
     report = audit_directory(GENERATED).report
-    assert report["detection"]["detected"] == report["detection"]["eligible"] == 81
-    assert report["preservation"]["preserved"] == report["preservation"]["eligible"] == 6
+    assert report["detection"]["detected"] == report["detection"]["eligible"] == 93
+    assert report["preservation"]["preserved"] == report["preservation"]["eligible"] == 8
     assert report["coverage_gaps"] == []
     assert report["excluded"] == []
     assert report["verdict"] == {"value": "PASS", "reasons": []}

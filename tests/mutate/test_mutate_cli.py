@@ -38,7 +38,7 @@ def test_prints_the_case_file_and_names_what_it_skipped_on_stderr() -> None:
     assert f"context: {CONTEXT} (beside the baseline)" in err
     assert "skipped: no-op-transition: the contract has no rule of type StateChanged" in err
     assert err.rstrip().splitlines()[-1] == (
-        "generated 29 variants for case order-1001 with 13 of 20 operators; no variant from: "
+        "generated 36 variants for case order-1001 with 15 of 22 operators; no variant from: "
         "fact-retype, claim-from-other-snapshot, no-op-transition, restate-source, anchor-edit, "
         "unicode-nfd, smart-quotes"
     )
@@ -161,4 +161,4 @@ def test_mutate_then_audit_as_the_readme_shows(tmp_path: Path) -> None:
     assert made.returncode == 0, made.stderr
     audited = _subprocess("audit", str(corpus), "--format", "json")
     assert audited.returncode == 0, audited.stderr
-    assert '"detected": 27' in audited.stdout
+    assert '"detected": 33' in audited.stdout

@@ -21,7 +21,7 @@ COUNTS = {
         "fact-flip": 1, "claim-perturb": 4, "claim-retype": 5, "forbidden-inject": 3,
         "forbidden-disguise": 3, "required-delete": 3, "empty-surface": 1, "refusal": 1,
         "keyword-stuffing": 1, "history-replay": 1, "link-lookalike": 4,
-        "reflow-whitespace": 1, "trailing-newline": 1,
+        "reflow-whitespace": 1, "trailing-newline": 1, "code-wrap": 6, "emphasis-toggle": 1,
     },
     "rich": {
         "fact-flip": 6, "fact-retype": 2, "claim-perturb": 3, "claim-retype": 4,
@@ -74,4 +74,4 @@ def test_operator_on_baseline(tmp_path: Path, table: Table, operator: str) -> No
 
 
 def test_every_operator_makes_variants_of_some_baseline() -> None:
-    assert set(COUNTS["rich"]) | set(COUNTS["rendered"]) == set(NAMES)
+    assert set(COUNTS["rich"]) | set(COUNTS["rendered"]) | set(COUNTS["orders"]) == set(NAMES)

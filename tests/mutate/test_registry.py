@@ -42,9 +42,15 @@ SHOUT = _entry_point("shout-subject", "textcontract_shout:ShoutSubject")
 def test_the_builtin_operators_in_order_with_their_classes() -> None:
     registry = default_operators(plugins=[])
     assert list(registry) == [operator.name for operator in BUILTIN_OPERATORS]
-    assert len(registry) == 20
+    assert len(registry) == 22
     preserve = [name for name, op in registry.items() if op.probe_class is OperatorClass.PRESERVE]
-    assert preserve == ["reflow-whitespace", "unicode-nfd", "smart-quotes", "trailing-newline"]
+    assert preserve == [
+        "reflow-whitespace",
+        "unicode-nfd",
+        "smart-quotes",
+        "trailing-newline",
+        "emphasis-toggle",
+    ]
     assert registry.origin("fact-flip") == "builtin"
     assert registry.suggest("fact-flp") == "fact-flip"
 

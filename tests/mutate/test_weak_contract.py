@@ -42,7 +42,7 @@ def test_a_weak_contract_gets_the_same_corpus_and_its_audit_reports_misses(
 
     sound_report = audit_directory(write_corpus(tmp_path / "sound", SOUND, [sound_case])).report
     weak_report = audit_directory(write_corpus(tmp_path / "weak", WEAK, [weak_case])).report
-    assert sound_report["detection"]["detected"] == sound_report["detection"]["eligible"] == 27
+    assert sound_report["detection"]["detected"] == sound_report["detection"]["eligible"] == 33
     missed = {
         (row["variant"], row["reason"])
         for row in weak_report["variants"]
@@ -53,7 +53,7 @@ def test_a_weak_contract_gets_the_same_corpus_and_its_audit_reports_misses(
         ("forbidden-disguise-2", "accepted"),
         ("keyword-stuffing-1", "unrelated-rejection"),
     }
-    assert weak_report["detection"]["detected"] == 25
+    assert weak_report["detection"]["detected"] == 31
     assert weak_report["strength"]["classes"]["gameability"]["caught"] == 2
     assert weak_report["verdict"]["value"] == "FAIL"
     assert "behavioural-failure-at-or-above-floor" in weak_report["verdict"]["reasons"]

@@ -70,13 +70,15 @@ class Mutation:
     """One proposed variant: the trial it must produce and what must be violated there.
 
     ``expect`` is empty for preserve operators and holds the targeted rule's check otherwise;
-    ``description`` says in one sentence what changed.
+    ``description`` says in one sentence what changed. ``preserve`` makes one variant of a
+    probe operator a preserve variant (``code-wrap`` for a rule that reads prose only).
     """
 
     document: Document
     context: Context
     description: str
     expect: tuple[Expected, ...] = ()
+    preserve: bool = False
 
 
 @dataclass(frozen=True)

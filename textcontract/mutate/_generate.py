@@ -84,10 +84,11 @@ class GeneratedVariant:
     change: dict[str, Any]
     document: Document
     context: Context
+    preserve: bool = False
 
     def to_json(self) -> dict[str, Any]:
         operator = self.operator
-        preserve = operator.probe_class is OperatorClass.PRESERVE
+        preserve = self.preserve or operator.probe_class is OperatorClass.PRESERVE
         entry: dict[str, Any] = {
             "id": self.id,
             "relation": "preserve" if preserve else "violation",
@@ -254,6 +255,7 @@ def _run(
                     ),
                     proposal.document,
                     proposal.context,
+                    proposal.preserve,
                 )
             )
     return tuple(variants), tuple(skipped)

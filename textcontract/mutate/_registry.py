@@ -19,6 +19,8 @@ from textcontract.mutate.anchor_edit import AnchorEdit
 from textcontract.mutate.claim_from_other_snapshot import ClaimFromOtherSnapshot
 from textcontract.mutate.claim_perturb import ClaimPerturb
 from textcontract.mutate.claim_retype import ClaimRetype
+from textcontract.mutate.code_wrap import CodeWrap
+from textcontract.mutate.emphasis_toggle import EmphasisToggle
 from textcontract.mutate.empty_surface import EmptySurface
 from textcontract.mutate.fact_flip import FactFlip
 from textcontract.mutate.fact_retype import FactRetype
@@ -66,10 +68,12 @@ BUILTIN_OPERATORS: tuple[type[Operator], ...] = (
     HistoryReplay,
     LinkLookalike,
     AnchorEdit,
+    CodeWrap,
     ReflowWhitespace,
     UnicodeNfd,
     SmartQuotes,
     TrailingNewline,
+    EmphasisToggle,
 )
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*\Z")

@@ -9,17 +9,19 @@ from textcontract.model import PLAIN, Context, Document, Surface, TextLocation
 from textcontract.rules._patterns import Candidates, PatternTable
 from textcontract.text import (
     WORDS,
+    Layout,
     OffsetMap,
     Profile,
     ScriptShare,
     Segmenter,
+    View,
     fold_text,
+    layout_of,
     normalize,
     profiles,
     unspaced_share,
     unsupported_share,
 )
-from textcontract.text.markup import Format, Layout, View, layout_of
 
 __all__ = ["Subject", "ViewKey", "view_key"]
 
@@ -92,7 +94,7 @@ class Subject:
         """The surface's markup, parsed once per run (and only when a view is read)."""
         found = self._layouts.get(surface.name)
         if found is None:
-            found = self._layouts[surface.name] = layout_of(surface.text, Format(surface.format))
+            found = self._layouts[surface.name] = layout_of(surface.text, surface.format)
         return found
 
     def view(self, surface: Surface, view: ViewKey) -> View:

@@ -1,5 +1,5 @@
 """Text handling: normalization profiles (+ offset maps back to the original), word tokens and
-segmenters, script shares, pattern syntax, timed searches."""
+segmenters, script shares, pattern syntax, timed searches, and markup views (:mod:`.markup`)."""
 
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,15 @@ from textcontract.text._segmenters import (
     icu_segmenter,
 )
 from textcontract.text._tokens import word_tokens
+from textcontract.text.markup import (
+    Layout,
+    Link,
+    MarkupKind,
+    Run,
+    View,
+    ViewMap,
+    layout_of,
+)
 
 if TYPE_CHECKING:
     from textcontract.text._regex_literals import (
@@ -55,6 +64,7 @@ _READER = frozenset(
         "GroupKind",
         "LiteralChar",
         "LiteralRun",
+        "MarkupKind",
         "OffsetMap",
         "ParsedPattern",
         "PatternNode",
@@ -87,9 +97,12 @@ __all__ = [
     "Group",
     "GroupKind",
     "IcuSegmenter",
+    "Layout",
+    "Link",
     "LiteralChar",
     "LiteralPrefilter",
     "LiteralRun",
+    "MarkupKind",
     "OffsetMap",
     "ParsedPattern",
     "PatternHit",
@@ -97,9 +110,12 @@ __all__ = [
     "PatternTimeout",
     "Profile",
     "Repeat",
+    "Run",
     "ScriptShare",
     "Segmenter",
     "SegmenterUnavailable",
+    "View",
+    "ViewMap",
     "WordSegmenter",
     "excerpt",
     "find_matches",
@@ -107,6 +123,7 @@ __all__ = [
     "has_unspaced_letter",
     "host_key",
     "icu_segmenter",
+    "layout_of",
     "literal_runs",
     "normalize",
     "parse_pattern",

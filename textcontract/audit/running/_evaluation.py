@@ -30,8 +30,7 @@ from textcontract.contract import ParsedContract
 from textcontract.engine import run_rule
 from textcontract.model import Check, Context, Document, Surface, is_accepted, is_complete
 from textcontract.rules import RuleType, Subject, ViewKey
-from textcontract.text import WORDS, OffsetMap, Profile, ScriptShare, Segmenter
-from textcontract.text.markup import Layout
+from textcontract.text import WORDS, Layout, OffsetMap, Profile, ScriptShare, Segmenter
 
 MemoKey = tuple[str] | tuple[str, str, ViewKey]
 """A surface's raw text, or its text, format and a view of it."""

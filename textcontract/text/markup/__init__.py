@@ -18,13 +18,14 @@ from textcontract.text.markup._layout import (
 )
 
 
-def layout_of(text: str, format: Format) -> Layout:
-    """The layout of ``text`` written in ``format`` (parsers load on first use)."""
-    if format is Format.MARKDOWN:
+def layout_of(text: str, format: str) -> Layout:
+    """The layout of ``text`` written in ``format`` (a :class:`Format` value: parsers load on
+    first use)."""
+    if format == Format.MARKDOWN:
         from textcontract.text.markup._markdown import markdown_layout
 
         return markdown_layout(text)
-    if format is Format.HTML:
+    if format == Format.HTML:
         from textcontract.text.markup._html import html_layout
 
         return html_layout(text)
