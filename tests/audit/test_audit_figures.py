@@ -487,7 +487,8 @@ def test_markdown_and_json_baselines_share_a_digest(tmp_path: Path) -> None:
         },
         extra_files={
             "doc.md": "---\nclaims: {body: {a: 1}}\n---\nHello.",
-            "doc.json": '{"surfaces": {"body": {"text": "Hello.", "claims": {"a": 1}}}}',
+            "doc.json": '{"surfaces": {"body": {"text": "Hello.", "claims": {"a": 1},'
+            ' "format": "markdown"}}}',
             "ctx.json": '{"a": 1}',
         },
     )

@@ -113,7 +113,12 @@ def test_whole_document_replacement_by_path(tmp_path: Path) -> None:
     [(document, _)] = only_trials(corpus)
     assert document.to_json() == {
         "surfaces": {
-            "body": {"text": "Hello there.", "state": "current", "claims": {"order.id": 7}}
+            "body": {
+                "text": "Hello there.",
+                "state": "current",
+                "claims": {"order.id": 7},
+                "format": "markdown",
+            }
         }
     }
 

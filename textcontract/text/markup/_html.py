@@ -30,15 +30,15 @@ __all__ = ["html_layout", "html_runs"]
 _HIDDEN = frozenset({"script", "style", "template", "head"})
 _CODE = frozenset({"pre", "code"})
 _CONTAINER_OF = {
-    **{f"h{level}": Container.HEADING | LEVELS[level - 1] for level in range(1, 7)},
-    "p": Container.PARAGRAPH,
-    "li": Container.LIST_ITEM,
-    "blockquote": Container.BLOCKQUOTE,
-    "td": Container.TABLE,
-    "th": Container.TABLE,
-    "a": Container.LINK_TEXT,
+    **{f"h{level}": int(Container.HEADING | LEVELS[level - 1]) for level in range(1, 7)},
+    "p": int(Container.PARAGRAPH),
+    "li": int(Container.LIST_ITEM),
+    "blockquote": int(Container.BLOCKQUOTE),
+    "td": int(Container.TABLE),
+    "th": int(Container.TABLE),
+    "a": int(Container.LINK_TEXT),
 }
-_TEXT_CONTAINERS = (
+_TEXT_CONTAINERS = int(
     Container.HEADING
     | Container.PARAGRAPH
     | Container.LIST_ITEM
@@ -46,6 +46,7 @@ _TEXT_CONTAINERS = (
     | Container.TABLE
     | Container.LINK_TEXT
 )
+_PARAGRAPH, _LINK_TEXT = int(Container.PARAGRAPH), int(Container.LINK_TEXT)
 _BLOCKS = frozenset(
     [
         "address",
@@ -150,7 +151,7 @@ class _Reader(HTMLParser):
 
     def _containers(self) -> int:
         flags = self._base | self._flags
-        return flags if flags & _TEXT_CONTAINERS else flags | Container.PARAGRAPH
+        return flags if flags & _TEXT_CONTAINERS else flags | _PARAGRAPH
 
     def _add(self, start: int, end: int, kind: MarkupKind, text: str | None = None) -> None:
         if start < end:
@@ -205,7 +206,7 @@ class _Reader(HTMLParser):
         name = _TAG_NAME.match(raw, 1)
         if name is None:
             return
-        flags = self._containers() | (Container.LINK_TEXT if tag == "a" else 0)
+        flags = self._containers() | (_LINK_TEXT if tag == "a" else 0)
         position = name.end()
         while position < len(raw):
             found = _ATTRIBUTE.match(raw, position)

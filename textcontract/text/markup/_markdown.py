@@ -49,7 +49,13 @@ _MD_TRIM = "".join(
 _LINE_STARTS = "tc_line_starts"
 _DEFINITIONS = "tc_definitions"
 _EVERY_CONTAINER = sum(Container)
+# Tokens whose lines may hold blocks markdown-it did not parse (nested past its limit).
+_CONTAINER_OPENERS = frozenset(
+    {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
+)
 _CLOSING = re.compile(r"[ \t]+#+[ \t]*\Z|[ \t]*\Z")
+# Container markers at the start of a line: block quote ">", list markers, indentation.
+_MARKERS = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t]|\Z)|\d{1,9}[.)](?=[ \t]|\Z)))*[ \t]*")
 # An inline run before it is placed: [start, end) of the block's text, kind, containers,
 # and the decoded text when the stretch is not its own characters.
 _Piece = tuple[int, int, MarkupKind, int, str | None]
@@ -478,9 +484,13 @@ class _Builder:
         self._leaf = ""  # the kind of block the next inline token fills
         self._cell = 0
         self._cells: dict[int, list[tuple[str, _Placement]]] = {}
+        self.covered = bytearray(len(source.starts))  # lines some block's text came from
 
     def walk(self, tokens: Sequence[Any]) -> None:
         for token in tokens:
+            if token.map is not None and token.type not in _CONTAINER_OPENERS:
+                first, last = token.map
+                self.covered[first:last] = b"\x01" * (last - first)
             if token.nesting == 1:
                 self._open(token)
             elif token.nesting == -1:
@@ -668,8 +678,29 @@ def markdown_layout(text: str) -> Layout:
     builder = _Builder(source, env)
     builder.walk(tokens)
     _references(builder, env)
+    for first, last in env.get(_DEFINITIONS, ()):
+        builder.covered[first:last] = b"\x01" * (last - first)
+    _uncovered(builder)
     builder.runs.sort(key=lambda run: run.start)
     return Layout(text, builder.runs, builder.links, builder.approximate)
+
+
+def _uncovered(builder: _Builder) -> None:
+    """Lines no block holds, whose text is more than container markers: prose, a paragraph
+    each. markdown-it stops parsing a container nested deeper than its limit (20): what is
+    inside is read rather than lost, so a rule reading prose sees it."""
+    source, covered = builder.source, builder.covered
+    src = source.src
+    for line, done in enumerate(covered):
+        if done:
+            continue
+        begin, end = source.starts[line], source.line_end(line)
+        markers = _MARKERS.match(src, begin, end)
+        start = markers.end() if markers else begin
+        if src[start:end].strip(_MD_TRIM):
+            builder.block += 1
+            first, last = source.original_span(start, len(src[:end].rstrip(_MD_TRIM)))
+            builder.runs.append(Run(first, last, _PROSE, Container.PARAGRAPH, builder.block))
 
 
 def _references(builder: _Builder, env: dict[str, Any]) -> None:
