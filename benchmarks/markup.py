@@ -214,6 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, help="W1 corpus folder (make_corpus.sh)")
     parser.add_argument("--smoke", action="store_true", help="a small slice of everything")
     parser.add_argument("--repeat", type=int, default=5, help="timed passes per engine")
+    parser.add_argument(
+        "--only", default="w1,hostile,imports", help="sections to run (comma-separated)"
+    )
     options = parser.parse_args(argv)
     corpus = find_corpus(options.corpus)
     with tempfile.TemporaryDirectory() as folder:
@@ -223,11 +226,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             files = corpus_files(corpus)
         if options.smoke:
             files = spread_slice(files, 40)
-        results = {
-            "w1": section_w1(files, 1 if options.smoke else options.repeat),
-            "hostile": section_hostile(options.smoke),
-            "imports": section_imports(3 if options.smoke else 15),
+        sections = {
+            "w1": lambda: section_w1(files, 1 if options.smoke else options.repeat),
+            "hostile": lambda: section_hostile(options.smoke),
+            "imports": lambda: section_imports(3 if options.smoke else 15),
         }
+        results = {name: sections[name]() for name in options.only.split(",")}
     print("\n" + json.dumps(results))
     return 0
 

@@ -124,6 +124,17 @@ class _Source:
         )
 
 
+def _add_piece(pieces: list[tuple[int, int, int, bool]], piece: tuple[int, int, int, bool]) -> None:
+    """Append ``piece``, joined to the last one when both are verbatim and continue each
+    other in the text and in the source."""
+    if pieces and piece[3]:
+        first, source, length, verbatim = pieces[-1]
+        if verbatim and first + length == piece[0] and source + length == piece[1]:
+            pieces[-1] = (first, source, length + piece[2], True)
+            return
+    pieces.append(piece)
+
+
 class _Placement:
     """Where each character of a block's text stands in the source.
 
@@ -191,11 +202,11 @@ def _line_up(
                 return None
             pieces.append((position, end - kept - 1, padding, False))
         if kept:
-            pieces.append((position + padding, end - kept, kept, True))
+            _add_piece(pieces, (position + padding, end - kept, kept, True))
         position += len(line)
         if index < len(lines) - 1:
             if end < len(src):
-                pieces.append((position, end, 1, True))  # the line break
+                _add_piece(pieces, (position, end, 1, True))  # the line break
             position += 1
     return _Placement(pieces)
 
@@ -244,9 +255,20 @@ class _Inline:
         self.at += len(written)
 
     def add(self, start: int, end: int, kind: MarkupKind, text: str | None = None) -> None:
-        if start < end:
-            shift = self.offset
-            self.pieces.append((start + shift, end + shift, kind, self.flags, text))
+        if start >= end:
+            return
+        shift, pieces, flags = self.offset, self.pieces, self.flags
+        if text is None and pieces:  # continues the last piece: one piece
+            first, last, last_kind, last_flags, last_text = pieces[-1]
+            if (
+                last == start + shift
+                and last_kind is kind
+                and last_flags == flags
+                and last_text is None
+            ):
+                pieces[-1] = (first, end + shift, kind, flags, None)
+                return
+        pieces.append((start + shift, end + shift, kind, flags, text))
 
     def text(self, token: Any) -> None:
         if self._autolink:  # an autolink's label: its destination was taken whole
