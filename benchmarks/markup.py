@@ -127,7 +127,7 @@ def section_w1(files: Sequence[Path], repeat: int) -> dict[str, object]:
             times[name].append(time.perf_counter() - started)
     found = {name: statistics.median(values) for name, values in times.items()}
     megabytes = sum(path.stat().st_size for path in files) / 1e6
-    result = {
+    result: dict[str, object] = {
         "documents": len(files),
         "megabytes": round(megabytes, 2),
         "raw_s": round(found["raw"], 3),
@@ -202,7 +202,9 @@ def section_imports(runs: int) -> dict[str, object]:
             base + "; from textcontract.text.markup._markdown import _parser; _parser()", runs
         ),
     }
-    result = {name: round(seconds * 1000, 1) for name, seconds in timings.items()}
+    result: dict[str, object] = {
+        name: round(seconds * 1000, 1) for name, seconds in timings.items()
+    }
     print(f"\n## Import cost (ms, median of {runs} fresh processes)")
     for name, value in result.items():
         print(f"  {name}: {value}")
