@@ -253,4 +253,4 @@ def test_every_located_match_maps_back_exactly(case: tuple[str, str], read: str)
     for item in check["evidence"]:
         start, end = item["location"]["offsets"]
         inside = "".join(view.text[i] for i, (a, b) in enumerate(chars) if start <= a and b <= end)
-        assert item["match"] in normalize(inside, Profile.FOLDED)
+        assert item["normalized"] in normalize(inside, Profile.FOLDED)
