@@ -50,7 +50,9 @@ def test_every_format_option_answers_with_did_you_mean(command: str) -> None:
 def test_another_choice_option_answers_with_did_you_mean() -> None:
     code, output = _run("check", "x.md", "--stdin-format", "markdwn")
     assert code == 2
-    assert "'markdwn' is not one of plain, markdown, html, json (did you mean 'markdown'?)" in output
+    assert (
+        "'markdwn' is not one of plain, markdown, html, json (did you mean 'markdown'?)" in output
+    )
 
 
 def test_a_choice_far_from_every_one_gets_no_guess() -> None:
