@@ -206,8 +206,8 @@ def test_tokens_apply_through_includes_unless_the_included_file_has_its_own(
             "rules:\n  - {id: f, type: ForbiddenPattern, patterns: [x], segmenter: icu}\n",
             [
                 "c.yaml:4:52: rule 'f', field segmenter: unknown key 'segmenter' (known keys:"
-                " patterns, surfaces, accent_folding, timeout_ms, id, type, version, code,"
-                " severity, enforcement, description, examples)"
+                " patterns, surfaces, accent_folding, timeout_ms, read, within, id, type,"
+                " version, code, severity, enforcement, description, examples)"
             ],
             id="not-a-token-rule",
         ),
