@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from textcontract.errors import InputError
-from textcontract.inputs import split_front_matter
+from textcontract.inputs import parse_markdown, split_front_matter
+from textcontract.model import is_valid_unicode
 
 
 def _by_lines(text: str) -> tuple[str | None, str] | None:
@@ -52,3 +53,28 @@ def test_the_usual_forms() -> None:
     assert split_front_matter("---\n---", None) == ("", "")
     assert split_front_matter("no front matter\n---\n", None) == (None, "no front matter\n---\n")
     assert split_front_matter("---\nk: v\n---\u2028x\n---\n", None) == ("k: v\n---\u2028x\n", "")
+
+
+# Texts a file without front matter may hold (a line of dashes later on, a BOM-less start,
+# line breaks of each kind), and ones a string may hold that no UTF-8 file can (a surrogate).
+_BODIES = st.lists(
+    st.sampled_from(["a", "é", "ド", "\n", "\r\n", "\r", "---", " ", "\u2028", "\ud800"]),
+    max_size=12,
+).map("".join) | st.text(max_size=30)
+
+
+@given(_BODIES)
+def test_a_decoded_body_without_front_matter_is_the_document_from_json_builds(text: str) -> None:
+    """The short way for text decoded from UTF-8 (no lone surrogate) gives the document, and
+    the origin, the checked way gives."""
+    try:
+        expected = parse_markdown(text, "f.md")
+    except InputError:
+        assert text.startswith("---") or not is_valid_unicode(text)
+        return
+    if text.startswith("---\n") or text.startswith("---\r") or text == "---":
+        return  # front matter: one way for both
+    assert is_valid_unicode(text)
+    found = parse_markdown(text, "f.md", decoded=True)
+    assert found == expected
+    assert [s.origin for s in found.surfaces] == [s.origin for s in expected.surfaces]

@@ -280,6 +280,11 @@ def test_normalizing_the_original_span_yields_the_match(
     assert normalized[start:end] in normalize(original[first:last], profile)
 
 
+def _uncompiled() -> _offsets._PlainChars:
+    """The shipped table, its patterns not compiled (as in a process that needed none)."""
+    return _offsets._PlainChars(_table())
+
+
 @pytest.mark.parametrize("sparse_limit", [_offsets._SPARSE_LIMIT, 0], ids=["sparse", "dense"])
 @pytest.mark.parametrize("profile", list(Profile), ids=str)
 @settings(max_examples=300, deadline=None)
@@ -290,6 +295,9 @@ def test_the_fast_map_equals_the_plain_one(
     normalized = normalize(original, profile)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_offsets, "_SPARSE_LIMIT", sparse_limit)  # 0: the patterns at once
+        if sparse_limit:  # a table whose patterns are not compiled yet (they would be used)
+            fresh = _uncompiled()
+            patch.setattr(_offsets, "_plain_chars", lambda: fresh)
         fast = OffsetMap(original, normalized, profile)
         plain = OffsetMap(original, normalized, profile, plain_runs=False)
         for start in range(len(normalized) + 1):
@@ -332,12 +340,19 @@ def test_a_map_turns_to_the_patterns_after_enough_lookups(monkeypatch: pytest.Mo
         return patterns(chars, text, start, stop)
 
     monkeypatch.setattr(_offsets._PlainChars, "dense_run", recorded)
+    fresh = _uncompiled()
+    monkeypatch.setattr(_offsets, "_plain_chars", lambda: fresh)
     fast = OffsetMap(original, normalized, FOLDED)
     assert fast.span(0, 20) == plain.span(0, 20)
     assert dense == []  # looked up one by one
     end = len(normalized)
     assert fast.span(end - 1, end) == plain.span(end - 1, end)
     assert dense  # past the limit: the patterns
+    assert fresh.compiled
+    dense.clear()
+    again = OffsetMap(original, normalized, FOLDED)  # compiled now: the patterns from the start
+    assert again.span(0, 20) == plain.span(0, 20)
+    assert dense
 
 
 @pytest.mark.parametrize("profile", list(Profile), ids=str)

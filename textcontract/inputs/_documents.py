@@ -62,7 +62,7 @@ def document_from_bytes(data: bytes, display: str, *, kind: str) -> Document:
     text = decode_utf8(data, display)
     if kind == "json":
         return _json_document(text, display)
-    return parse_markdown(text, display, kind)
+    return parse_markdown(text, display, kind, decoded=True)
 
 
 def context_from_bytes(data: bytes, display: str) -> Context:
@@ -81,7 +81,7 @@ def load_document_file(path: str | os.PathLike[str], display: str | None = None)
     kind = document_kind(Path(path).name)
     if kind == "json":
         return _json_document(text, name)
-    return parse_markdown(text, name, kind)
+    return parse_markdown(text, name, kind, decoded=True)
 
 
 def _json_document(text: str, display: str) -> Document:

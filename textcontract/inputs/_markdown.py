@@ -10,7 +10,7 @@ from typing import Any
 from textcontract._surface_origins import markdown_origins
 from textcontract._yaml import Positions, load_yaml
 from textcontract.errors import InputError, Location, Problem
-from textcontract.model import BODY, PLAIN, Document, type_name
+from textcontract.model import BODY, FORMATS, PLAIN, Document, Surface, TextOrigin, type_name
 
 __all__ = ["parse_markdown", "split_front_matter"]
 
@@ -52,16 +52,29 @@ def _split_front_matter(text: str, source: str | None) -> tuple[tuple[str, int] 
     )
 
 
-def parse_markdown(text: str, source: str | None = None, body_format: str = "markdown") -> Document:
+_WHOLE_FILE = TextOrigin(1, file_lines=True)
+"""The origin of a body without front matter: the file from its first line."""
+
+
+def parse_markdown(
+    text: str, source: str | None = None, body_format: str = "markdown", *, decoded: bool = False
+) -> Document:
     """A markdown/text document: front matter surfaces, claims, states; the rest is ``body``,
     written in ``body_format`` (SPEC §18: ``markdown`` for ``.md``, ``plain`` for ``.txt``,
-    ``html`` for ``.html``)."""
+    ``html`` for ``.html``).
+
+    ``decoded``: ``text`` was decoded from UTF-8, so it holds no lone surrogate, and a file
+    without front matter is its body as it stands (the document ``Document.from_json``
+    builds from it, without the checks it cannot fail, or counting lines to find line 1).
+    """
     front, body_start = _split_front_matter(text, source)
     body_text = text[body_start:]
     body: str | dict[str, str] = (
         body_text if body_format == PLAIN else {"text": body_text, "format": body_format}
     )
     if front is None:
+        if (decoded or body_text.isascii()) and body_format in FORMATS:
+            return Document((Surface(BODY, body_text, origin=_WHOLE_FILE, format=body_format),))
         document = Document.from_json({"surfaces": {BODY: body}}, source)
         return document.with_origins(markdown_origins(text, None, 0, {}, None))
     front_matter = front[0]

@@ -19,11 +19,11 @@ whatever surrounds them, so runs of them need no normalizing at all. Only the ot
 characters, with the plain character before each run of them, are normalized chunk by chunk.
 The map is extended lazily, as far as the spans asked for reach. Finding the runs of other
 characters: ASCII is plain, so a map first skips it and looks up each character beyond it in
-a table of flags; once it has looked up :data:`_SPARSE_LIMIT` of them (a text written mostly
+the plain ranges; once it has looked up :data:`_SPARSE_LIMIT` of them (a text written mostly
 beyond ASCII), it scans with two patterns of the plain ranges instead, compiled once per
 process (about 150 million instructions, twice a cold ``check``'s own work, so a check whose
-evidence lies in a text of few such characters never pays for them). Both ways find the same
-runs (tests/text/test_offsets.py).
+evidence lies in a text of few such characters never pays for them), and so does every map
+after. Both ways find the same runs (tests/text/test_offsets.py).
 
 Checks. The table is recomputed by the tests for the Unicode version it was built with, and
 what it lists stays one to one in later versions (Unicode keeps the normalization and case
@@ -63,8 +63,9 @@ def _chunks() -> regex.Pattern[str]:
     return regex.compile(r"\P{M}\p{M}*|\p{M}+")
 
 
-_SPARSE_LIMIT = 512
-"""Characters beyond ASCII a map looks up one by one before it scans with the patterns."""
+_SPARSE_LIMIT = 256
+"""Characters beyond ASCII a map looks up one by one before it scans with the patterns (once
+they are compiled, every map scans with them)."""
 
 _BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")
 
@@ -86,6 +87,11 @@ class _PlainChars:
         code = ord(char)
         at = bisect_right(self._firsts, code) - 1
         return at >= 0 and code <= self._lasts[at]
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the patterns are there (then a map scans with them from the start)."""
+        return self._runs is not None
 
     def runs(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
         if self._runs is None:
@@ -332,7 +338,7 @@ class OffsetMap:
     def _find_run(self, start: int, stop: int) -> tuple[int, int] | None:
         """The first run of characters that are not plain starting in ``[start, stop)``."""
         chars = _plain_chars()
-        if self._looked_up > _SPARSE_LIMIT:
+        if self._looked_up > _SPARSE_LIMIT or chars.compiled:
             return chars.dense_run(self._original, start, stop)
         found, looked_up = chars.sparse_run(self._original, start, stop)
         self._looked_up += looked_up
