@@ -9,8 +9,9 @@ Sections (``--only`` picks some, comma-separated):
   given (``--peer-python``) or found — the peer, each in its own process, medians of
   ``--repeat`` passes; docs/s, MB/s, the ratios and each process's peak RSS;
 - ``w2``: workload W2 (issue 15): one 50-word ForbiddenPattern rule over W1's files, whole
-  ``textcontract check CORPUS --format jsonl`` runs beside ripgrep and grep when installed
-  (``rg -wi -f words``), medians of ``--repeat`` alternating runs, hit counts side by side;
+  ``textcontract check CORPUS --format jsonl`` runs beside the W2 floor (``floor_w2.py``,
+  issue 28: its per-document matches must equal textcontract's) and ripgrep and grep when
+  installed (``rg -wi -f words``), medians of ``--repeat`` alternating runs, wall and CPU;
 - ``cold``: ``textcontract check`` of one small document, process start to exit, against
   the peer's CLI on the same document;
 - ``help``: ``textcontract --help`` and every command's ``-h``, process start to exit;
