@@ -51,8 +51,9 @@ _PLAIN_TYPES = frozenset({bool, type(None)})
 _HEADS = len(CLAIM_HEADS)
 _HIGHEST = float_info.max
 _LOWEST = -_HIGHEST
-# integers the short paths take: larger ones go through _fact_value, which refuses what
-# Python will not write in decimal (its int/str digit limit, 4,300 digits by default)
+# integers the short paths format: larger ones go through _fact_value, which refuses what
+# Python will not write in decimal (its int/str digit limit, 4,300 digits by default; str()
+# of one raises, which sends it there too)
 _HIGHEST_INT = 1 << 64
 _LOWEST_INT = -_HIGHEST_INT
 _active = ACTIVE.get
@@ -80,19 +81,26 @@ def claim_filter(_context: Context, _target: None, key: Any, value: Any, fmt: An
         and (
             (kind is str and value.isascii())
             or (kind is float and _LOWEST <= value <= _HIGHEST)  # finite
-            or (kind is int and _LOWEST_INT <= value <= _HIGHEST_INT)
+            or kind is int
             or kind is bool
             or value is None
         )
     ):
         # The usual claim, in one frame: plain key and value, nothing to convert.
         if fmt is None:
-            text = value if kind is str else str(value)
-        elif type(fmt) is str and "{" not in fmt:
+            try:
+                text = value if kind is str else str(value)
+            except ValueError:  # an integer past the int/str digit limit
+                text = "\x80"  # not ASCII: _claim below reports the error
+        elif (
+            type(fmt) is str
+            and "{" not in fmt
+            and (kind is not int or _LOWEST_INT <= value <= _HIGHEST_INT)
+        ):
             try:
                 text = format(value, fmt)
             except _FORMAT_ERRORS:
-                text = "\x80"  # not ASCII: _claim below reports the error
+                text = "\x80"
         else:
             text = "\x80"
         if text.isascii() and RESERVED not in text:
@@ -122,13 +130,18 @@ def claim_filter_constant(
     kind = type(value)
     if (
         (kind is float and _LOWEST <= value <= _HIGHEST)  # finite
-        or (kind is int and _LOWEST_INT <= value <= _HIGHEST_INT)
+        or kind is int
         or kind is bool
         or value is None
         or (kind is str and value.isascii() and RESERVED not in value)
     ):
         try:
-            text = (value if kind is str else str(value)) if fmt is None else format(value, fmt)
+            if fmt is None:
+                text = value if kind is str else str(value)
+            elif kind is int and not _LOWEST_INT <= value <= _HIGHEST_INT:
+                raise OverflowError  # (hex of any size works): _claim checks the digit limit
+            else:
+                text = format(value, fmt)
         except _FORMAT_ERRORS:
             pass  # _claim reports it
         else:

@@ -70,7 +70,7 @@ from textcontract.render._recorder import (
     Recorder,
 )
 
-__all__ = ["claim_texts_hold", "latin1", "printed_as", "read_fast"]
+__all__ = ["latin1", "printed_as", "read_fast"]
 
 _BLOCK_MARKERS = 2 * SEPARATOR_LENGTH + SURFACE_OPEN_LENGTH + len(SURFACE_CLOSE)
 _TABLE = len(CLAIM_HEADS)
@@ -96,7 +96,9 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     # a part that kept its head makes the text longer than the output without markers
     if len(output) - len(text) != count * CLAIM_MARKERS_LENGTH or RESERVED in text:
         return None
-    shown, printed = texts[1::2], list(map(_printed, claims))  # claim_texts_hold, inlined
+    # the text between each claim's markers is what claim() printed, or it HTML-escaped (what
+    # autoescaping and |e print): §22 refuses a document a filter or slice changed after
+    shown, printed = texts[1::2], list(map(_printed, claims))
     if shown != printed and not all(map(printed_as, shown, printed)):
         return None
     claimed = recorder.body_claims
@@ -160,7 +162,8 @@ def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) 
     text = "".join(body)
     if len(text) != size or RESERVED in text:  # a part kept its head, or a foreign U+0000
         return None
-    if not claim_texts_hold(_claim_texts(texts, marks), recorder.claims):
+    shown, printed = _claim_texts(texts, marks), list(map(_printed, recorder.claims))
+    if shown != printed and not all(map(printed_as, shown, printed)):
         return None
     return _with_body(blocks, text, state, body, recorder)
 
@@ -190,18 +193,13 @@ def _with_body(
 def _claim_texts(texts: list[str], marks: list[int]) -> list[str]:
     """The texts between each claim's markers, in order: between two surface markers (and
     before the first, after the last), the parts alternate claim text, text after it."""
+    if len(marks) == 2:  # one block: the usual case, in three slices
+        first, last = marks
+        return texts[1:first:2] + texts[first + 1 : last : 2] + texts[last + 1 :: 2]
     found = texts[1 : marks[0] : 2]
     for start, end in pairwise(marks):
         found += texts[start + 1 : end : 2]
     return found + texts[marks[-1] + 1 :: 2]
-
-
-def claim_texts_hold(shown: list[str], claims: list[Claim]) -> bool:
-    """Whether the text between each claim's markers is the text ``claim()`` printed, or
-    that text HTML-escaped (what autoescaping or ``|e`` print): §22 refuses a document
-    whose text a filter or slice changed after it was claimed."""
-    rendered = list(map(_printed, claims))
-    return shown == rendered or all(map(printed_as, shown, rendered))
 
 
 def printed_as(shown: str, rendered: str) -> bool:
