@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from jinja2 import UndefinedError
 
-from textcontract.model import Anchor, Document
+from textcontract.model import FORMATS, Anchor, Document
 from textcontract.render import RenderError, environment, render
 from textcontract.render import _markers as markers
 from textcontract.render._assemble import assemble
@@ -96,7 +96,9 @@ _leaf = st.one_of(_gap, _claim(), _claim(), _stored(), _wrapped())
 
 def _block(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     name = st.sampled_from(["subject", "subject", "footer", "body"])
-    state = st.sampled_from(["", ", state='after'"])
+    state = st.sampled_from(
+        ["", ", state='after'", ", format='html'", " format='markdown', state='after'"]
+    )
     dash = st.sampled_from(["", "-"])
     return st.tuples(name, state, dash, st.lists(inner, max_size=4)).map(
         lambda t: f"{{% surface {t[0]!r}{t[1]} {t[2]}%}}{''.join(t[3])}{{%{t[2]} endsurface %}}"
@@ -121,9 +123,11 @@ def _rendered(source: str, escape: bool, trim: bool) -> tuple[Any, str, Recorder
     return template, output, recorder
 
 
-def _outcome(output: str, recorder: Recorder, template: Any, *, fast: bool) -> Any:
+def _outcome(
+    output: str, recorder: Recorder, template: Any, *, fast: bool, format: str = "plain"
+) -> Any:
     try:
-        document = assemble(output, recorder, "current", template, fast=fast)
+        document = assemble(output, recorder, "current", template, format=format, fast=fast)
     except RenderError as error:
         return f"error: {error}"
     return document, json.dumps(document.to_json())
@@ -138,15 +142,17 @@ def _usual(document: Document) -> None:
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(source=_template, escape=st.booleans(), trim=st.booleans())
-def test_fast_reader_equals_marker_by_marker_reader(source: str, escape: bool, trim: bool) -> None:
+@given(source=_template, escape=st.booleans(), trim=st.booleans(), format=st.sampled_from(FORMATS))
+def test_fast_reader_equals_marker_by_marker_reader(
+    source: str, escape: bool, trim: bool, format: str
+) -> None:
     rendered = _rendered(source, escape, trim)
     if rendered is None:
         return
     template, output, recorder = rendered
-    plain = _outcome(output, recorder, template, fast=False)
-    assert _outcome(output, recorder, template, fast=True) == plain
-    fast = read_fast(output, recorder, "current")
+    plain = _outcome(output, recorder, template, fast=False, format=format)
+    assert _outcome(output, recorder, template, fast=True, format=format) == plain
+    fast = read_fast(output, recorder, "current", format)
     event("fast reader declined" if fast is None else "fast reader read it")
     if fast is not None:  # whatever the fast reader accepts, it reads as the plain one
         assert (fast, json.dumps(fast.to_json())) == plain
@@ -208,7 +214,8 @@ def _usual_template(draw: st.DrawFn) -> str:
     for name in names:
         inner = "".join(draw(st.lists(_usual_leaf, max_size=3)))
         at = draw(st.integers(0, len(pieces)))
-        pieces.insert(at, f"{{% surface {name!r} %}}{inner}{{% endsurface %}}")
+        written = draw(st.sampled_from(["", ", format='markdown'", ", format='html'"]))
+        pieces.insert(at, f"{{% surface {name!r}{written} %}}{inner}{{% endsurface %}}")
     return "".join(pieces)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -9,9 +11,17 @@ from jinja2 import DictLoader, Environment, StrictUndefined, Template, TemplateS
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
+from textcontract import Context, load_contract_text
 from textcontract.errors import ExitCode, InputError
 from textcontract.model import Anchor, Document, Surface
-from textcontract.render import ClaimExtension, RenderError, claim, environment, render
+from textcontract.render import (
+    ClaimExtension,
+    RenderError,
+    claim,
+    environment,
+    render,
+    render_async,
+)
 
 
 def anchored(document: Document) -> None:
@@ -320,6 +330,121 @@ def test_surface_mistakes_are_render_errors(source: str, message: str, line: int
 def test_unknown_surface_option_is_a_template_syntax_error() -> None:
     with pytest.raises(TemplateSyntaxError, match="unknown surface option 'snapshot'"):
         render('{% surface "s", snapshot="after" %}x{% endsurface %}')
+
+
+def test_a_repeated_surface_option_is_a_template_syntax_error() -> None:
+    with pytest.raises(TemplateSyntaxError, match="repeated surface option 'format'") as caught:
+        render('\n{% surface "s", format="html", state="a", format="plain" %}x{% endsurface %}')
+    assert caught.value.lineno == 2
+
+
+# -- formats (SPEC §18) -------------------------------------------------------------------
+
+
+def test_render_format_is_the_format_of_every_surface_without_its_own() -> None:
+    source = (
+        '{% surface "subject" %}S{% endsurface %}'
+        '{% surface "html", format="html" %}<p>{{ claim("n", 1) }}</p>{% endsurface %}'
+        '{% surface "notes" format="plain", state="after" %}N{% endsurface %}'
+        "**B** {{ claim('n', 2) }}"
+    )
+    document = render(source, format="markdown")
+    assert [(s.name, s.format, s.state) for s in document.surfaces] == [
+        ("body", "markdown", "current"),
+        ("subject", "markdown", "current"),
+        ("html", "html", "current"),
+        ("notes", "plain", "after"),
+    ]
+    surfaces = document.to_json()["surfaces"]
+    assert surfaces["body"]["format"] == "markdown"
+    assert surfaces["html"]["format"] == "html"
+    assert "format" not in surfaces["notes"]  # plain: the canonical form leaves it out
+    assert Document.from_json(document.to_json()) == document
+    anchored(document)
+
+
+def test_the_default_format_is_plain_and_keeps_the_digest() -> None:
+    document = render("Total {{ claim('t', 5) }}{% surface 's' %}x{% endsurface %}")
+    assert {surface.format for surface in document.surfaces} == {"plain"}
+    assert document.digest == Document.from_json(document.to_json()).digest
+    assert "format" not in document.to_json()["surfaces"]["body"]
+
+
+@pytest.mark.parametrize("format", ["plain", "markdown", "html"])
+def test_a_rendering_without_markers_takes_the_format(format: str) -> None:
+    assert render("# Title", format=format).surfaces == (Surface("body", "# Title", format=format),)
+
+
+def test_render_async_takes_the_format_too() -> None:
+    source = "{% surface 's', format='html' %}<i>x</i>{% endsurface %}*{{ claim('k', 1) }}*"
+    document = asyncio.run(
+        render_async(source, {}, env=environment(enable_async=True), format="markdown")
+    )
+    assert [(s.name, s.format) for s in document.surfaces] == [("body", "markdown"), ("s", "html")]
+    assert document == render(source, format="markdown")
+
+
+def test_surface_format_may_be_an_expression() -> None:
+    source = "{% surface 's', format=kind %}<b>x</b>{% endsurface %}"
+    assert render(source, {"kind": "html"}).surfaces[0].format == "html"
+
+
+@pytest.mark.parametrize(
+    ("source", "variables", "message", "line"),
+    [
+        (
+            '\n{% surface "s", format="rtf" %}x{% endsurface %}',
+            {},
+            "surface 's': format must be one of plain, markdown, html, got 'rtf'",
+            2,
+        ),
+        (
+            '{% surface "s", format="Markdown" %}x{% endsurface %}',
+            {},
+            "got 'Markdown'",
+            1,
+        ),
+        ('{% surface "s", format=f %}x{% endsurface %}', {"f": 3}, "got 3", 1),
+    ],
+)
+def test_a_bad_surface_format_is_a_render_error(
+    source: str, variables: dict[str, Any], message: str, line: int
+) -> None:
+    error = _error(source, variables)
+    assert message in str(error)
+    assert error.line == line
+
+
+@pytest.mark.parametrize("format", ["rtf", "Markdown", None, 1])
+def test_a_bad_render_format_is_a_value_error(format: Any) -> None:
+    with pytest.raises(ValueError, match="format must be one of plain, markdown, html"):
+        render("x", format=format)
+
+
+def test_anchors_and_views_of_a_markdown_surface_point_at_the_same_characters() -> None:
+    # the anchor is a span of the text as rendered; a rule reading prose locates its match
+    # there through the view's map, and skips the same text in a code span
+    source = (
+        "# Order\n\nYour total is **{{ claim('order.total', total, fmt='.2f') }} EUR**,"
+        " not `{{ total }}0 EUR`.\n"
+    )
+    document = render(source, {"total": 59.9}, format="markdown")
+    surface = body(document)
+    anchor = surface.anchors["order.total"][0]
+    assert surface.text[anchor.start : anchor.end] == "59.90"
+    contract = load_contract_text(
+        "textcontract: 1\nid: t\nrules:\n"
+        "  - {id: anchored, type: ClaimsAnchored}\n"
+        "  - {id: amount, type: ForbiddenPattern, patterns: ['59[.]90 eur'], read: [prose]}\n"
+    )
+    report = json.loads(contract.check(document, Context.from_json({})).to_json())
+    held, amount = report["checks"]
+    assert held["status"] == "satisfied"
+    assert held["evidence"][0]["location"]["offsets"] == [anchor.start, anchor.end]
+    assert amount["status"] == "violated"
+    assert [e["location"]["offsets"] for e in amount["evidence"]] == [
+        [anchor.start, anchor.end + len(" EUR")]
+    ]
 
 
 # -- spans in the final text: escaping, whitespace control, what comes after -------------

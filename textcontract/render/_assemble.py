@@ -22,6 +22,7 @@ from typing import Any
 
 from textcontract.model import (
     BODY,
+    PLAIN,
     Anchor,
     Document,
     FactValue,
@@ -57,6 +58,7 @@ class _Builder:
         "anchors",
         "claims",
         "first",
+        "format",
         "length",
         "more",
         "name",
@@ -65,9 +67,10 @@ class _Builder:
         "state",
     )
 
-    def __init__(self, name: str, state: str, opening: Opening | None = None) -> None:
+    def __init__(self, name: str, state: str, format: str, opening: Opening | None = None) -> None:
         self.name = name
         self.state = state
+        self.format = format
         self.opening = opening
         self.pieces: list[str] = []
         self.length = 0
@@ -95,15 +98,16 @@ class _Builder:
         anchors = self.anchors
         for key, found in self.more.items():
             anchors[key] = tuple(found)
-        return Surface(self.name, text, self.state, self.claims, anchors)
+        return Surface(self.name, text, self.state, self.claims, anchors, format=self.format)
 
 
 class _Assembly:
-    def __init__(self, recorder: Recorder, state: str, template: Any) -> None:
+    def __init__(self, recorder: Recorder, state: str, template: Any, format: str = PLAIN) -> None:
         self.recorder = recorder
         self.state = state
+        self.format = format
         self.template = template
-        self.body = _Builder(BODY, state)
+        self.body = _Builder(BODY, state, format)
         self.current = self.body
         self.opened: dict[str, _Builder] = {}
         self.claim = -1  # after read(): the id of a claim whose output never ended, or -1
@@ -116,7 +120,7 @@ class _Assembly:
 
     def read_fast(self, output: str) -> Document | None:
         """The fast path (``_fast.read_fast``): the Document of the usual output, else None."""
-        return read_fast(output, self.recorder, self.state)
+        return read_fast(output, self.recorder, self.state, self.format)
 
     # -- the general path -------------------------------------------------------------
 
@@ -223,7 +227,9 @@ class _Assembly:
                 f"(first at {earlier.opening.site.describe()})",
                 opening.site,
             )
-        builder = _Builder(opening.name, opening.state or self.state, opening)
+        builder = _Builder(
+            opening.name, opening.state or self.state, opening.format or self.format, opening
+        )
         self.opened[opening.name] = builder
         self.current = builder
 
@@ -335,18 +341,25 @@ def checked_text(text: str, surface: str, site: Site) -> str:
 
 
 def assemble(
-    output: str, recorder: Recorder, state: str, template: Any, *, fast: bool = True
+    output: str,
+    recorder: Recorder,
+    state: str,
+    template: Any,
+    *,
+    format: str = PLAIN,
+    fast: bool = True,
 ) -> Document:
     """The document ``output`` renders, with every claim and its anchors (module docstring).
 
+    ``state`` and ``format`` are those of every surface whose block sets none.
     ``fast=False`` skips the fast path (the differential tests compare both).
     """
     if not recorder.claims and not recorder.surface_parts:  # nothing printed a marker
         if RESERVED in output or not latin1(output):  # the site only for an error message
             output = checked_text(output, BODY, Site(template))
-        return new_document((new_surface(BODY, output, state, {}, {}),))
+        return new_document((new_surface(BODY, output, state, {}, {}, format),))
     if fast:
-        document = read_fast(output, recorder, state)
+        document = read_fast(output, recorder, state, format)
         if document is not None:
             return document
-    return _Assembly(recorder, state, template).read(output)
+    return _Assembly(recorder, state, template, format).read(output)

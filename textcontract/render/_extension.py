@@ -14,7 +14,7 @@ from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
 from jinja2.runtime import Context
 
-from textcontract.model import NAME_PATTERN, is_valid_unicode
+from textcontract.model import FORMATS, NAME_PATTERN, is_valid_unicode
 from textcontract.render._claim import (
     CLAIM_FILTER,
     CONSTANT_CLAIM_FILTER,
@@ -46,7 +46,8 @@ _NOT_A_CALL_AFTER = frozenset({"macro", "call"})
 
 
 class ClaimExtension(Extension):
-    """``claim(key, value, fmt=None)`` and ``{% surface "name"[, state=…] %}…{% endsurface %}``.
+    """``claim(key, value, fmt=None)`` and
+    ``{% surface "name"[, state=…][, format=…] %}…{% endsurface %}``.
 
     Nothing happens at rendering time unless a template calls ``claim()`` or opens a
     surface, so templates that use neither render exactly as fast as without it.
@@ -103,22 +104,29 @@ class ClaimExtension(Extension):
     def parse(self, parser: Parser) -> list[nodes.Node]:
         lineno = next(parser.stream).lineno
         name = parser.parse_expression()
-        state: nodes.Expr = nodes.Const(None)
-        parser.stream.skip_if("comma")
-        if parser.stream.current.test("name"):
+        options: dict[str, nodes.Expr] = {}
+        while True:
+            parser.stream.skip_if("comma")
+            if not parser.stream.current.test("name"):
+                break
             option = next(parser.stream)
-            if option.value != "state":
+            if option.value not in _SURFACE_OPTIONS or option.value in options:
+                again = option.value in options
                 parser.fail(
-                    f"unknown surface option {option.value!r} (expected state=…)", option.lineno
+                    f"{'repeated' if again else 'unknown'} surface option {option.value!r} "
+                    "(expected state=… and format=…, each at most once)",
+                    option.lineno,
                 )
             parser.stream.expect("assign")
-            state = parser.parse_expression()
+            options[option.value] = parser.parse_expression()
+        state = options.get("state", nodes.Const(None))
+        written = options.get("format", nodes.Const(None))
         body = parser.parse_statements(("name:endsurface",), drop_needle=True)
         # Filters, as for claim(): Jinja2 calls them directly from the template's code. A
-        # name and state written as valid constants need no check when rendering.
+        # name, state and format written as valid constants need no check when rendering.
         target = nodes.Const(None)
-        start = SURFACE_START_CHECKED if _checked(name, state) else SURFACE_START
-        opened = nodes.Filter(target, start, [name, state], [], None, None, lineno=lineno)
+        start = SURFACE_START_CHECKED if _checked(name, state, written) else SURFACE_START
+        opened = nodes.Filter(target, start, [name, state, written], [], None, None, lineno=lineno)
         closed = nodes.Filter(target, SURFACE_END, [], [], None, None, lineno=lineno)
         return [
             nodes.Output([opened], lineno=lineno),
@@ -127,16 +135,25 @@ class ClaimExtension(Extension):
         ]
 
 
-def _checked(name: nodes.Expr, state: nodes.Expr) -> bool:
-    """Whether the name and state of a ``{% surface %}`` tag are constants that
-    :func:`surface_start` would accept: a surface name, and None or a snapshot name."""
-    if not (isinstance(name, nodes.Const) and isinstance(state, nodes.Const)):
+_SURFACE_OPTIONS = frozenset({"state", "format"})
+
+
+def _checked(name: nodes.Expr, state: nodes.Expr, written: nodes.Expr) -> bool:
+    """Whether the name, state and format of a ``{% surface %}`` tag are constants that
+    :func:`surface_start` would accept: a surface name, None or a snapshot name, and None
+    or a surface format."""
+    if not (
+        isinstance(name, nodes.Const)
+        and isinstance(state, nodes.Const)
+        and isinstance(written, nodes.Const)
+    ):
         return False
-    name_value, state_value = name.value, state.value
+    name_value, state_value, format_value = name.value, state.value, written.value
     return (
         type(name_value) is str
         and NAME_PATTERN.match(name_value) is not None
         and (state_value is None or (type(state_value) is str and _state_name(state_value)))
+        and (format_value is None or (type(format_value) is str and format_value in FORMATS))
     )
 
 
@@ -145,18 +162,21 @@ def _state_name(state: str) -> bool:
 
 
 @pass_context
-def surface_start_checked(context: Context, _target: None, name: str, state: str | None) -> str:
-    """:func:`surface_start` for a name and state checked when the template was compiled."""
+def surface_start_checked(
+    context: Context, _target: None, name: str, state: str | None, format: str | None
+) -> str:
+    """:func:`surface_start` for a name, state and format checked when the template was
+    compiled."""
     del context
     recorder = ACTIVE.get()
     if recorder is None:
         return ""
     caller = sys._getframe(1)
-    return recorder.opened(name, state, (caller.f_globals, caller.f_code, caller.f_lasti))
+    return recorder.opened(name, state, format, (caller.f_globals, caller.f_code, caller.f_lasti))
 
 
 @pass_context
-def surface_start(context: Context, _target: None, name: Any, state: Any) -> str:
+def surface_start(context: Context, _target: None, name: Any, state: Any, format: Any) -> str:
     """The marker opening a ``{% surface %}`` block (nothing outside ``render()``)."""
     del context
     caller = sys._getframe(1)
@@ -174,8 +194,15 @@ def surface_start(context: Context, _target: None, name: Any, state: Any) -> str
         if RESERVED in state:
             refuse_reserved(state, f"the state of surface {name!r}", site_of(*place))
         state = str(state)
+    if format is not None:
+        if not isinstance(format, str) or format not in FORMATS:
+            raise RenderError(
+                f"surface {name!r}: format must be one of {', '.join(FORMATS)}, got {format!r}",
+                site_of(*place),
+            )
+        format = FORMATS[FORMATS.index(format)]  # the name itself, never a subclass
     recorder = ACTIVE.get()
-    return "" if recorder is None else recorder.opened(name, state, place)
+    return "" if recorder is None else recorder.opened(name, state, format, place)
 
 
 @pass_context

@@ -43,6 +43,7 @@ from markupsafe import escape
 
 from textcontract.model import (
     BODY,
+    PLAIN,
     Anchor,
     Document,
     FactValue,
@@ -78,13 +79,14 @@ _SURFACE_TABLE = len(SURFACE_MARKER_HEADS)
 _printed = itemgetter(4)  # a recorded claim's printed text
 
 
-def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
-    """The Document of the usual ``output`` (module docstring), or None for any other."""
+def read_fast(output: str, recorder: Recorder, state: str, format: str = PLAIN) -> Document | None:
+    """The Document of the usual ``output`` (module docstring), or None for any other;
+    ``state`` and ``format`` are those of every surface that does not set its own."""
     parts = output.split(recorder.separator)
     if not (output.isascii() or latin1(output) or is_valid_unicode(output)):
         return None  # a lone surrogate
     if recorder.surface_parts:
-        return _with_blocks(output, recorder, state, parts)
+        return _with_blocks(output, recorder, state, format, parts)
     claims = recorder.claims
     count = len(claims)
     if len(parts) != count + count + 1:
@@ -105,14 +107,16 @@ def read_fast(output: str, recorder: Recorder, state: str) -> Document | None:
     if len(claimed) == count:  # every key once: anchors built when first read
         keys = list(claimed)  # (the surface's dictionary is its reader's to change)
         body = new_surface_with_deferred_anchors(
-            BODY, text, state, claimed, anchors_of_pieces, (texts, keys)
+            BODY, text, state, claimed, anchors_of_pieces, (texts, keys), format
         )
         return new_document((body,))
-    repeated = _repeated(BODY, text, state, claims, texts)
+    repeated = _repeated(BODY, text, state, format, claims, texts)
     return None if repeated is None else new_document((repeated,))
 
 
-def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) -> Document | None:
+def _with_blocks(
+    output: str, recorder: Recorder, state: str, format: str, parts: list[str]
+) -> Document | None:
     """:func:`read_fast` for blocks rendered one after another, each once: the parts of
     a block lie between the two parts its markers start (``surface_parts``), and the
     body's text goes on in the part its end starts."""
@@ -132,7 +136,7 @@ def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) 
     size = len(output) - count * CLAIM_MARKERS_LENGTH - len(recorder.openings) * _BLOCK_MARKERS
     blocks: list[Surface] = []
     marker = 0
-    for name, (claimed, block_state) in recorder.blocks.items():
+    for name, (claimed, block_state, block_format) in recorder.blocks.items():
         first, last = marks[marker], marks[marker + 1]
         region = texts[first:last]
         text = "".join(region)
@@ -147,10 +151,16 @@ def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) 
                 claimed,
                 anchors_of_pieces,
                 (region, list(claimed)),
+                block_format or format,
             )
         else:
             found = _repeated(
-                name, text, block_state or state, _claims_between(recorder, first, last), region
+                name,
+                text,
+                block_state or state,
+                block_format or format,
+                _claims_between(recorder, first, last),
+                region,
             )
             if found is None:
                 return None
@@ -165,11 +175,16 @@ def _with_blocks(output: str, recorder: Recorder, state: str, parts: list[str]) 
     shown, printed = _claim_texts(texts, marks), list(map(_printed, recorder.claims))
     if shown != printed and not all(map(printed_as, shown, printed)):
         return None
-    return _with_body(blocks, text, state, body, recorder)
+    return _with_body(blocks, text, state, format, body, recorder)
 
 
 def _with_body(
-    blocks: list[Surface], text: str, state: str, pieces: list[str], recorder: Recorder
+    blocks: list[Surface],
+    text: str,
+    state: str,
+    format: str,
+    pieces: list[str],
+    recorder: Recorder,
 ) -> Document | None:
     """``body`` first when it has anything to say, then the blocks (as ``_assemble``)."""
     claimed = recorder.body_claims
@@ -183,10 +198,10 @@ def _with_body(
         return None
     if len(claimed) + len(claimed) + 1 == len(pieces):  # every key once
         body = new_surface_with_deferred_anchors(
-            BODY, text, state, claimed, anchors_of_pieces, (pieces, list(claimed))
+            BODY, text, state, claimed, anchors_of_pieces, (pieces, list(claimed)), format
         )
         return new_document((body, *blocks))
-    repeated = _repeated(BODY, text, state, _body_claims(recorder), pieces)
+    repeated = _repeated(BODY, text, state, format, _body_claims(recorder), pieces)
     return None if repeated is None else new_document((repeated, *blocks))
 
 
@@ -228,7 +243,7 @@ def _body_claims(recorder: Recorder) -> list[Claim]:
 
 
 def _repeated(
-    name: str, text: str, state: str, claims: list[Claim], parts: list[str]
+    name: str, text: str, state: str, format: str, claims: list[Claim], parts: list[str]
 ) -> Surface | None:
     """The surface of ``claims`` when a key is claimed more than once; None when a key
     is claimed with two values (the marker-by-marker reader reports it)."""
@@ -246,7 +261,9 @@ def _repeated(
         if type(known) is not type(value) or known != value:
             return None
         anchors[key].append(anchor)
-    return new_surface(name, text, state, claimed, {key: tuple(a) for key, a in anchors.items()})
+    return new_surface(
+        name, text, state, claimed, {key: tuple(a) for key, a in anchors.items()}, format
+    )
 
 
 def latin1(text: str) -> bool:

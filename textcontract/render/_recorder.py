@@ -63,7 +63,7 @@ Claim: TypeAlias = tuple[str, FactValue, FrameType | None, int, str]
 """A claim as recorded: key, value, the template's frame (or None), the frame's
 instruction offset then, and the text claim() printed between the markers."""
 
-OpeningRecord: TypeAlias = tuple[str, str | None, CodePlace]
+OpeningRecord: TypeAlias = tuple[str, str | None, str | None, CodePlace]
 """A ``{% surface %}`` block entered, as recorded (an :class:`Opening`'s fields)."""
 
 
@@ -89,10 +89,12 @@ class Occurrence(NamedTuple):
 
 
 class Opening(NamedTuple):
-    """One ``{% surface %}`` block entered: its name, its snapshot (None: default), where."""
+    """One ``{% surface %}`` block entered: its name, its snapshot and its format (None:
+    the rendering's), where."""
 
     name: str
     state: str | None
+    format: str | None
     place: CodePlace
 
     @property
@@ -113,7 +115,7 @@ class Recorder:
     output holds exactly these markers in this order (the usual case), the assembler
     takes its fast path, which reads each surface's claims from the dictionary they were
     recorded in: ``body_claims`` outside blocks, ``blocks[name]`` (with the block's
-    state) for each block; ``surface_claims`` is the one of the surface being rendered.
+    state and format) for each block; ``surface_claims`` is the one of the surface being rendered.
     A key claimed twice on a surface shows as a dictionary shorter than its claims.
     """
 
@@ -140,8 +142,8 @@ class Recorder:
         self.surface_claims = self.body_claims
         self.openings: list[OpeningRecord] = []
         self.surface_parts: list[int] = []
-        # the blocks opened, in order: their claims and state
-        self.blocks: dict[str, tuple[dict[str, FactValue], str | None]] = {}
+        # the blocks opened, in order: their claims, state and format
+        self.blocks: dict[str, tuple[dict[str, FactValue], str | None, str | None]] = {}
         self.in_block = False  # a surface block is open
         self.in_sequence = True  # so far, blocks one after another, each once
 
@@ -196,20 +198,20 @@ class Recorder:
         self.surface_claims[key] = value
         return f"{self.separator}{claim_head(ident)}{text}{self.claim_close}"
 
-    def opened(self, name: str, state: str | None, place: CodePlace) -> str:
+    def opened(self, name: str, state: str | None, format: str | None, place: CodePlace) -> str:
         """The marker that starts a surface block."""
         openings = self.openings
         ident = len(openings)
         if ident > MAX_ID:
             raise RenderError(f"more than {MAX_ID + 1:,} surface blocks", site_of(*place))
-        openings.append((name, state, place))
+        openings.append((name, state, format, place))
         blocks = self.blocks
         if self.in_block or name in blocks:
             self.in_sequence = False
         self.in_block = True
         claimed: dict[str, FactValue] = {}
         self.surface_claims = claimed
-        blocks[name] = (claimed, state)
+        blocks[name] = (claimed, state, format)
         parts, claims = self.surface_parts, len(self.claims)
         # the part it starts: after the text before the first marker, two markers per
         # claim and one per surface marker so far

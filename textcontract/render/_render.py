@@ -7,7 +7,7 @@ from typing import Any
 
 from jinja2 import Environment, StrictUndefined, Template
 
-from textcontract.model import DEFAULT_STATE, Document, is_valid_unicode
+from textcontract.model import DEFAULT_STATE, FORMATS, PLAIN, Document, is_valid_unicode
 from textcontract.render._assemble import ClaimTextChanged, assemble
 from textcontract.render._extension import ClaimExtension
 from textcontract.render._locate import located, located_async
@@ -37,6 +37,7 @@ def render(
     *,
     env: Environment | None = None,
     state: str = DEFAULT_STATE,
+    format: str = PLAIN,
 ) -> Document:
     """Render ``template`` with ``variables``; surfaces, claims and anchors come from it.
 
@@ -44,9 +45,12 @@ def render(
     :func:`environment`) or a ``jinja2.Template`` (which brings its own environment). An
     ``env`` that does not load :class:`ClaimExtension` compiles through its overlay that
     does (:func:`claims_environment`) and is left unchanged.
-    ``state`` is the snapshot of ``body`` and of every surface block without ``state=``.
+    ``state`` is the snapshot of ``body`` and of every surface block without ``state=``;
+    ``format`` (``plain``, ``markdown`` or ``html``, SPEC §18) is how they are written,
+    for every surface block without ``format=``. Anchors are spans of the text as
+    rendered, whatever its format.
     """
-    compiled = _compiled(template, env, state)
+    compiled = _compiled(template, env, state, format)
     recorder = Recorder()
     token = ACTIVE.set(recorder)
     try:
@@ -54,7 +58,7 @@ def render(
     finally:
         ACTIVE.reset(token)
     try:
-        return assemble(output, recorder, state, compiled)
+        return assemble(output, recorder, state, compiled, format=format)
     except ClaimTextChanged as changed:
         raise located(changed, compiled, variables, recorder.separator) from None
 
@@ -65,9 +69,10 @@ async def render_async(
     *,
     env: Environment | None = None,
     state: str = DEFAULT_STATE,
+    format: str = PLAIN,
 ) -> Document:
     """:func:`render` for an environment created with ``enable_async=True``."""
-    compiled = _compiled(template, env, state)
+    compiled = _compiled(template, env, state, format)
     recorder = Recorder()
     token = ACTIVE.set(recorder)
     try:
@@ -75,14 +80,18 @@ async def render_async(
     finally:
         ACTIVE.reset(token)
     try:
-        return assemble(output, recorder, state, compiled)
+        return assemble(output, recorder, state, compiled, format=format)
     except ClaimTextChanged as changed:
         raise await located_async(changed, compiled, variables, recorder.separator) from None
 
 
-def _compiled(template: str | Template, env: Environment | None, state: str) -> Template:
+def _compiled(
+    template: str | Template, env: Environment | None, state: str, format: str
+) -> Template:
     if not isinstance(state, str) or not state or not (state.isascii() or is_valid_unicode(state)):
         raise ValueError(f"state must be a non-empty snapshot name, got {state!r}")
+    if type(format) is not str or format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
     if isinstance(template, Template):
         if env is not None and template.environment not in (env, claims_environment(env)):
             raise ValueError(
