@@ -495,7 +495,7 @@ def _before_the_entry_point(signum: int, code: int, err: bytes) -> bool:
     return (
         signum == signal.SIGINT
         and code == 1
-        and err.rstrip().endswith(b"KeyboardInterrupt")
+        and err.rstrip().rstrip(b":").endswith(b"KeyboardInterrupt")  # "…Interrupt: " too
         and b"textcontract/cli/__init__.py" not in err
     )
 
@@ -544,3 +544,49 @@ def test_signals_at_random_moments_of_start_up_end_the_run_as_documented(
         kind = "stopped" if stopped else "finished" if finished else "before the entry point"
         seen[kind] = seen.get(kind, 0) + 1
     assert seen.get("stopped", 0) >= _RUNS // 2, seen  # most signals came while it ran
+
+
+_SIGNAL_INSIDE = {
+    # the handler's exception raised in a class body's __set_name__: Python wraps it
+    "wrapped": (
+        "class Named:\n"
+        "    def __set_name__(self, owner, name):\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        time.sleep(5)\n"
+        "def command(arguments):\n"
+        "    class Owner:\n"
+        "        x = Named()\n"
+        "    return 0\n"
+    ),
+    # raised in a __del__: Python prints 'Exception ignored' and goes on
+    "dropped": (
+        "class Dropper:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "def command(arguments):\n"
+        "    Dropper()\n"
+        "    for _ in range(500):\n"
+        "        time.sleep(0.01)\n"
+        "    print('went on')\n"
+        "    return 0\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("where", sorted(_SIGNAL_INSIDE))
+def test_a_signal_whose_exception_python_wraps_or_drops_still_ends_the_run(where: str) -> None:
+    """Where Python does not let the handler's exception through as it is (a class body's
+    ``__set_name__`` wraps it, a ``__del__`` drops it), the run still ends with 143 and the
+    one line, promptly, and without a traceback."""
+    script = (
+        "import os, signal, sys, time\n"
+        "import textcontract.cli as cli\n" + _SIGNAL_INSIDE[where] + "cli._command = command\n"
+        "sys.argv = ['textcontract']\n"
+        "cli.main()\n"
+    )
+    started = time.monotonic()
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, check=False, timeout=60
+    )
+    assert (completed.returncode, completed.stderr, completed.stdout) == (143, b"terminated\n", b"")
+    assert time.monotonic() - started < 4  # not after the five seconds the command would take

@@ -22,7 +22,13 @@ def __getattr__(name: str) -> typer.Typer:
 
 def main() -> None:
     """Console-script entry point."""
-    from textcontract.cli._signals import Interrupted, Stopped, settle, stop_on_signals
+    from textcontract.cli._signals import (
+        Interrupted,
+        Stopped,
+        received,
+        settle,
+        stop_on_signals,
+    )
 
     running = _threads()
     code: object = None
@@ -39,6 +45,12 @@ def main() -> None:
         code = stopped.end()
     except KeyboardInterrupt:  # Ctrl-C before the handler was set
         code = Interrupted().end()
+    except BaseException:  # outside a command (an import, typer's parsing): a signal's
+        if received() is None:  # own exception, or one it became; anything else is a bug
+            raise
+    signalled = received()  # also when Python dropped the signal's exception and went on
+    if signalled is not None and code not in (130, 143):
+        code = signalled.end()
     _leave(code, running)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import ParamSpec
 
 from textcontract.cli._actions import fenced_stdout, inert
-from textcontract.cli._signals import Interrupted, Stopped
+from textcontract.cli._signals import Interrupted, Stopped, received
 from textcontract.errors import ExitCode, InputError, TextcontractError
 
 __all__ = [
@@ -51,8 +51,12 @@ def failure_exit_code(error: BaseException) -> int:
     refused artifact set 4; a dead worker or another failure of textcontract that it
     recognises, one line and 3; Ctrl-C 130, SIGTERM 143 (:mod:`._signals`), a closed stdout
     pipe 141 (no message: the reader chose to stop). Anything else is a bug: exit 3 with its
-    traceback, to be reported.
+    traceback, to be reported. Once a signal came, the run ends as it says, whatever the
+    error: it may be the signal's own exception, wrapped where Python does not let it through.
     """
+    stopped = received()
+    if stopped is not None:
+        return stopped.end()
     if isinstance(error, InputError):
         for problem in error.problems:
             _say(f"error: {problem.render()}")
