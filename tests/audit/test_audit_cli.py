@@ -23,8 +23,9 @@ from tests.audit.audit_builders import (
     violation,
     write_corpus,
 )
-from textcontract.cli._atomic import FileSet, OutputFile
+from textcontract.cli._atomic import OutputFile
 from textcontract.cli._audit import register
+from textcontract.cli._file_set import FileSet
 from textcontract.errors import InputError
 
 runner = CliRunner()

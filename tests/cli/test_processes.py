@@ -3,6 +3,7 @@ tested with real processes (and through CliRunner where a process is not needed)
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
@@ -458,6 +459,52 @@ def test_a_temporary_file_a_killed_check_left_is_removed_by_the_next_run(tmp_pat
     assert (completed.returncode, completed.stderr) == (0, b"")
     assert list(tmp_path.iterdir()) == [report]
     assert json.loads(report.read_text(encoding="utf-8"))["source"].endswith("order-1001.md")
+
+
+def test_a_staging_folder_a_killed_audit_left_is_removed_by_the_next_run(tmp_path: Path) -> None:
+    """SIGKILL leaves ``.DIR.<hex>.tmp``, the staging folder of ``--artifacts DIR``, held
+    locked while the run lived; the next run that puts a set in DIR removes it."""
+    artifacts = tmp_path / "artifacts"
+    stalled = (  # the report is rendered after the set is staged and before it is put in place
+        "import time, textcontract.cli._audit as m\n"
+        "def stalled(*args, **kwargs):\n"
+        "    print('staged', flush=True)\n"
+        "    time.sleep(60)\n"
+        "m._render = stalled\n"
+    )
+    arguments = ["audit", str(REPO / "fixtures" / "mutations"), "--artifacts", str(artifacts)]
+    with subprocess.Popen(
+        [sys.executable, "-c", stalled + _MAIN, *arguments], stdout=subprocess.PIPE
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline() == b"staged\n"
+        (staging,) = tmp_path.glob(".artifacts.*.tmp")
+        assert _held_by_another_process(staging)
+        process.kill()
+    assert not _held_by_another_process(staging)
+    assert [path.name for path in tmp_path.iterdir()] == [staging.name]
+    completed = subprocess.run(
+        [sys.executable, "-c", _MAIN, *arguments], capture_output=True, check=False, timeout=60
+    )
+    assert (completed.returncode, completed.stderr) == (0, b"")
+    assert [path.name for path in tmp_path.iterdir()] == ["artifacts"]
+    # one folder per case with an admitted probe (order-1002 has none)
+    assert sorted(path.name for path in artifacts.iterdir()) == [
+        "order-1001",
+        "order-2001",
+        "order-2002",
+    ]
+
+
+def _held_by_another_process(folder: Path) -> bool:
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(handle)
+    return False
 
 
 # -- signals at random moments of start-up ------------------------------------------------------

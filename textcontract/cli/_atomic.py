@@ -1,59 +1,46 @@
-"""Writing output atomically: one file (``--output``) or a set of files (``--artifacts DIR``).
+"""Writing one output file (``--output``) atomically.
 
 A file is written to a temporary file beside it, flushed to disk (``fsync``) and renamed
-over it, so a reader sees the old content or the new one, never a part. A set of files is
-written into a temporary sibling folder and swapped into place in one step. Files get
-the permissions an ordinary write gives (``0666 & ~umask``); a replaced file keeps its
-mode (and its owner, where this process may set it). A symbolic link is written
-through: its target is replaced, and the link stays a link. A FIFO or a device is written
-to directly, never replaced. Every failure is an :class:`InputError` naming the file (exit
-2), and nothing half-written stays behind.
+over it, so a reader sees the old content or the new one, never a part. A file gets the
+permissions an ordinary write gives (``0666 & ~umask``); a replaced file keeps its mode
+(and its owner, where this process may set it). A symbolic link is written through: its
+target is replaced, and the link stays a link. A FIFO or a device is written to directly,
+never replaced. Every failure is an :class:`InputError` naming the file (exit 2), and
+nothing half-written stays behind; what a killed run left is removed by the next
+(``_left_behind``). Sets of files (``--artifacts DIR``) are ``_file_set``'s.
 
-``check_output_file`` and ``check_output_folder`` tell before a command runs whether its
-output can be written where it should go.
+``check_output_file`` tells before a command runs whether its output can be written where it
+should go.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import re
 import stat
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
+from textcontract.cli._left_behind import claimed, remove_left_behind, temporary_name
 from textcontract.errors import InputError
 
 __all__ = [
-    "FileSet",
     "OutputFile",
     "atomic_file",
     "check_output_file",
-    "check_output_folder",
-    "staged_file_set",
+    "failure",
+    "folder_problem",
+    "sync_folder",
     "write_atomic",
 ]
 
-try:
-    import fcntl
-except ImportError:  # no flock: temporary files of killed runs are left where they are
-    fcntl = None  # type: ignore[assignment]
 
-_SET_FILE_SUFFIX = ".json"
-_TOKEN_BYTES = 6
-"""Random bytes in a temporary file's name (``.NAME.<12 hex digits>.tmp``)."""
-_RENAME_EXCHANGE = 2  # renameat2(2) flag: swap two paths atomically (Linux)
-_AT_FDCWD = -100
-
-
-def _failure(what: str, display: str, exc: OSError) -> InputError:
+def failure(what: str, display: str, exc: OSError) -> InputError:
     return InputError.at(f"cannot write {what}: {exc.strerror or exc}", display)
 
 
-def _folder_problem(folder: Path) -> str | None:
+def folder_problem(folder: Path) -> str | None:
     """Why nothing can be created in ``folder``, or None."""
     if not folder.exists():
         return f"the folder {str(folder)!r} does not exist"
@@ -93,7 +80,7 @@ def _plan_file(path: Path) -> _Plan | str:
         # /dev/stdout, /dev/fd/N: a descriptor this process holds, not a file to replace
         return _plan_direct(path, existing)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    problem = _folder_problem(target.parent if str(target.parent) else Path("."))
+    problem = folder_problem(target.parent if str(target.parent) else Path("."))
     if problem is not None:
         return problem
     return _Plan(target, False, existing)
@@ -138,7 +125,7 @@ class OutputFile:
         try:
             self._stream.write(text.encode("utf-8"))
         except OSError as exc:
-            raise _failure("output", self._display, exc) from None
+            raise failure("output", self._display, exc) from None
 
     def finish(self, *, sync: bool) -> None:
         """Flush to the file and, with ``sync``, to the disk."""
@@ -147,80 +134,24 @@ class OutputFile:
             if sync:
                 os.fsync(self._stream.fileno())
         except OSError as exc:
-            raise _failure("output", self._display, exc) from None
-
-
-def _temporary_name(target: Path) -> str:
-    return f".{target.name}.{os.urandom(_TOKEN_BYTES).hex()}.tmp"
+            raise failure("output", self._display, exc) from None
 
 
 def _create_beside(target: Path, existing: os.stat_result | None) -> tuple[int, Path]:
     """A new file next to ``target`` (mode ``0666 & ~umask``, or ``existing``'s mode),
-    locked (:func:`_claimed`) for as long as a descriptor of it is open."""
+    locked (:func:`claimed`) for as long as a descriptor of it is open."""
     while True:
-        temporary = target.with_name(_temporary_name(target))
+        temporary = temporary_name(target)
         try:
             handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
             continue
-        if _claimed(handle, temporary):
+        if claimed(handle, temporary):
             break
         os.close(handle)  # another run removed it as a killed run's, just made: a new name
     if existing is not None:
         _keep_owner_and_mode(handle, existing)
     return handle, temporary
-
-
-def _claimed(handle: int, path: Path) -> bool:
-    """Lock the file just created at ``path``; whether ``path`` still names it (a run
-    clearing what killed runs left may have taken it before it was locked)."""
-    if fcntl is None:
-        return True
-    fcntl.flock(handle, fcntl.LOCK_EX)  # held by a clearing run for an instant at most
-    try:
-        found = os.lstat(path)
-    except FileNotFoundError:
-        return False
-    mine = os.fstat(handle)
-    return (found.st_dev, found.st_ino) == (mine.st_dev, mine.st_ino)
-
-
-def _remove_left_behind(target: Path, own: Path) -> None:
-    """Remove the temporary files beside ``target`` that runs killed while writing it left
-    (``.NAME.<12 hex digits>.tmp``, regular files): those no live run holds locked."""
-    if fcntl is None:
-        return
-    pattern = re.compile(
-        re.escape(f".{target.name}.") + f"[0-9a-f]{{{2 * _TOKEN_BYTES}}}" + r"\.tmp"
-    )
-    try:
-        entries = list(os.scandir(target.parent))
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name != own.name and pattern.fullmatch(entry.name):
-            _remove_if_abandoned(entry.path)
-
-
-def _remove_if_abandoned(path: str) -> None:
-    """Remove the regular file at ``path`` unless a live run holds it locked."""
-    assert fcntl is not None
-    try:
-        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
-    except OSError:
-        return
-    try:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode):
-            return
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        current = os.lstat(path)
-        if (current.st_dev, current.st_ino) == (found.st_dev, found.st_ino):
-            os.unlink(path)
-    except OSError:
-        return  # locked by the run writing it, gone already, or not ours to remove
-    finally:
-        os.close(handle)
 
 
 def _keep_owner_and_mode(handle: int, existing: os.stat_result) -> None:
@@ -233,7 +164,7 @@ def _keep_owner_and_mode(handle: int, existing: os.stat_result) -> None:
     os.fchmod(handle, stat.S_IMODE(existing.st_mode))
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make a rename in ``folder`` durable, where the system allows it."""
     try:
         handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -263,7 +194,7 @@ def _closed_after(stream: BinaryIO, display: str) -> Iterator[BinaryIO]:
     try:
         stream.close()
     except OSError as exc:
-        raise _failure("output", display, exc) from None
+        raise failure("output", display, exc) from None
 
 
 @contextmanager
@@ -272,7 +203,7 @@ def _direct(path: Path, display: str) -> Iterator[OutputFile]:
         # O_APPEND: /dev/stdout redirected to a file continues after what is there already
         stream = open(os.open(path, os.O_WRONLY | os.O_APPEND), "wb")  # noqa: SIM115
     except OSError as exc:
-        raise _failure("output", display, exc) from None
+        raise failure("output", display, exc) from None
     with _closed_after(stream, display):
         sink = OutputFile(stream, display)
         yield sink
@@ -298,9 +229,9 @@ def atomic_file(path: Path) -> Iterator[OutputFile]:
         handle, temporary = _create_beside(plan.target, plan.existing)
         lock = os.dup(handle)  # the lock outlives the stream's close, until the rename
     except OSError as exc:
-        raise _failure("output", display, exc) from None
+        raise failure("output", display, exc) from None
     try:
-        _remove_left_behind(plan.target, temporary)
+        remove_left_behind(plan.target, folders=False)
         with _closed_after(open(handle, "wb"), display) as stream:
             sink = OutputFile(stream, display)
             yield sink
@@ -311,221 +242,17 @@ def atomic_file(path: Path) -> Iterator[OutputFile]:
         raise
     finally:
         os.close(lock)
-    _sync_folder(plan.target.parent)
+    sync_folder(plan.target.parent)
 
 
 def _replace(temporary: Path, target: Path, display: str) -> None:
     try:
         os.replace(temporary, target)
     except OSError as exc:
-        raise _failure("output", display, exc) from None
+        raise failure("output", display, exc) from None
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` by a file holding ``text`` (see :func:`atomic_file`)."""
     with atomic_file(path) as sink:
         sink.write(text)
-
-
-# -- sets of files -------------------------------------------------------------------------
-
-
-def _foreign_file(folder: Path) -> str | None:
-    """A file in ``folder`` that no set of JSON files holds, or None."""
-    for parent, _, names in os.walk(folder):
-        for name in names:
-            path = Path(parent, name)
-            if not name.endswith(_SET_FILE_SUFFIX) or path.is_symlink() or not path.is_file():
-                return str(path.relative_to(folder))
-    return None
-
-
-def _plan_folder(folder: Path) -> tuple[Path, os.stat_result | None] | str:
-    """The real folder a set replaces (symlinks followed) and its status; or why not."""
-    target = Path(os.path.realpath(folder))
-    if not target.name:
-        return "the root folder cannot be replaced"
-    if target.exists():
-        if not target.is_dir():
-            return "it is not a folder"
-        foreign = _foreign_file(target)
-        if foreign is not None:
-            return (
-                f"it holds {foreign!r}, which is no part of a set of JSON files; the whole "
-                "folder is replaced, so name a new or empty folder, or one written before"
-            )
-    problem = _folder_problem(target.parent if str(target.parent) else Path("."))
-    if problem is not None:
-        return problem
-    return target, target.stat() if target.exists() else None
-
-
-def check_output_folder(folder: Path | None, what: str) -> None:
-    """Raise an :class:`InputError` now if the set ``what`` could not be written to ``folder``."""
-    if folder is None:
-        return
-    plan = _plan_folder(folder)
-    if isinstance(plan, str):
-        raise InputError.at(f"cannot write {what}: {plan}", str(folder))
-
-
-class FileSet:
-    """A set of files written into a temporary sibling folder, put in place by :meth:`commit`."""
-
-    def __init__(self, folder: Path, what: str) -> None:
-        self._display = str(folder)
-        self._what = what
-        plan = _plan_folder(folder)
-        if isinstance(plan, str):
-            raise InputError.at(f"cannot write {what}: {plan}", self._display)
-        self._target, existing = plan
-        self._staging: Path | None = self._target.with_name(
-            f".{self._target.name}.{os.urandom(6).hex()}.tmp"
-        )
-        self._folders = {self._staging}
-        # One syncfs(2) of the file system at the end flushes every file of the set; where
-        # there is none, each file is fsynced as it is written.
-        self._sync_each = _syncfs() is None
-        try:
-            self._staging.mkdir(0o777)
-            if existing is not None:
-                os.chmod(self._staging, stat.S_IMODE(existing.st_mode))
-        except OSError as exc:
-            self._staging = None
-            raise _failure(what, self._display, exc) from None
-
-    def write(self, relative: str, text: str) -> None:
-        """Add the file ``relative`` (a POSIX path inside the set) holding ``text``."""
-        assert self._staging is not None, "the set was committed or discarded"
-        parts = Path(relative).parts
-        if not parts or Path(relative).is_absolute() or ".." in parts:
-            raise ValueError(f"{relative!r} is not a path inside the set")
-        path = self._staging.joinpath(*parts)
-        shown = os.path.join(self._display, *parts)
-        try:
-            self._make_folders(path.parent)
-            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-            with open(handle, "wb") as stream:
-                stream.write(text.encode("utf-8"))
-                stream.flush()
-                if self._sync_each:
-                    os.fsync(stream.fileno())
-        except OSError as exc:
-            raise _failure(self._what, shown, exc) from None
-
-    def _make_folders(self, folder: Path) -> None:
-        if folder not in self._folders:
-            self._make_folders(folder.parent)
-            folder.mkdir(0o777, exist_ok=True)
-            self._folders.add(folder)
-
-    def commit(self) -> None:
-        """Put the new set where the old one was (or in its place), in one step."""
-        staging = self._staging
-        assert staging is not None, "the set was committed or discarded"
-        if self._sync_each:
-            for folder in self._folders:
-                _sync_folder(folder)
-        else:  # files and folders alike
-            _sync_file_system(staging, self._what, self._display)
-        try:
-            old = _swap_in(staging, self._target)
-        except OSError as exc:
-            raise _failure(self._what, self._display, exc) from None
-        self._staging = None
-        _sync_folder(self._target.parent)
-        if old is not None:
-            _remove_tree(old)
-
-    def discard(self) -> None:
-        """Remove the temporary folder (nothing happens after :meth:`commit`)."""
-        if self._staging is not None:
-            _remove_tree(self._staging)
-            self._staging = None
-
-
-def _syncfs() -> Callable[[int], int] | None:
-    """libc's ``syncfs`` (Linux), or None."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes  # only for sets of files, on Linux
-
-    try:
-        function: Callable[[int], int] = ctypes.CDLL(None, use_errno=True).syncfs
-    except (AttributeError, OSError):
-        return None
-    return function
-
-
-def _sync_file_system(folder: Path, what: str, display: str) -> None:
-    """Flush every file written under ``folder`` to disk, in one call."""
-    syncfs = _syncfs()
-    assert syncfs is not None
-    handle = os.open(folder, os.O_RDONLY)
-    try:
-        if syncfs(handle) != 0:
-            import ctypes
-
-            code = ctypes.get_errno()
-            raise _failure(what, display, OSError(code, os.strerror(code)))
-    finally:
-        os.close(handle)
-
-
-def _swap_in(staging: Path, target: Path) -> Path | None:
-    """Rename ``staging`` to ``target``; the old set's new place, if there was one."""
-    try:
-        os.rename(staging, target)  # atomic when target is absent or an empty folder
-    except OSError as exc:
-        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-            raise
-    else:
-        return None
-    if _exchange(staging, target):
-        return staging
-    # No atomic exchange here: two renames, the old set kept until the new one is in place.
-    old = target.with_name(f".{target.name}.{os.urandom(6).hex()}.old")
-    os.rename(target, old)
-    try:
-        os.rename(staging, target)
-    except OSError:
-        os.rename(old, target)
-        raise
-    return old
-
-
-def _exchange(first: Path, second: Path) -> bool:
-    """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False if unsupported."""
-    if not sys.platform.startswith("linux"):
-        return False
-    import ctypes  # only for replacing a set of files, on Linux
-
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-    except (AttributeError, OSError):
-        return False
-    done = renameat2(
-        _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE
-    )
-    if done == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
-        return False  # the file system (or the kernel) cannot exchange
-    raise OSError(code, os.strerror(code))
-
-
-def _remove_tree(folder: Path) -> None:
-    import shutil  # only when a set is replaced or abandoned
-
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-@contextmanager
-def staged_file_set(folder: Path, what: str) -> Iterator[FileSet]:
-    """A :class:`FileSet` for ``folder``, discarded unless it was committed in the block."""
-    files = FileSet(folder, what)
-    try:
-        yield files
-    finally:
-        files.discard()

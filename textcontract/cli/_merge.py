@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from textcontract.cli._atomic import check_output_file, check_output_folder
+from textcontract.cli._atomic import check_output_file
 from textcontract.cli._audit import AuditFormat, emit_audit
 from textcontract.cli._errors import exits_with_codes
+from textcontract.cli._file_set import check_output_folder
 from textcontract.cli._options import OutputOption, VersionOption, jobs_option
 from textcontract.cli._output import emit_rendered, output_sink
 from textcontract.errors import ExitCode, InputError
