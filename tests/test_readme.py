@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -54,3 +55,13 @@ def test_every_console_block_shows_what_the_command_prints(command: str, expecte
     )
     assert completed.stderr == ""
     assert completed.stdout == expected
+
+
+def test_the_readme_runs_the_tests_with_the_workers_ci_uses() -> None:
+    """The development command and `.ci/run` start pytest alike: ``-q -n N``, the same N."""
+    ci_script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    pytest_run = re.compile(r"-m pytest -q -n (\S+)")
+    in_readme = pytest_run.findall(README)
+    in_ci = pytest_run.findall(ci_script)
+    assert len(in_readme) == len(in_ci) == 1
+    assert in_readme == in_ci
