@@ -310,23 +310,23 @@ def test_exit_without_a_stuck_thread_is_a_normal_exit() -> None:
 
 def test_the_portable_parent_watch_ends_an_orphan() -> None:
     # A child without a parent-death signal, watched by polling only; its parent is killed.
+    # The child says its pid once it watches: on a busy machine its imports can outlast any
+    # fixed pause, and a parent killed before the watch starts leaves it watching pid 1.
     orphan = (
         "import os, time\n"
         "from textcontract._pool import watch_parent\n"
         "watch_parent(os.getppid(), 0.05)\n"
+        "print(os.getpid(), flush=True)\n"
         "time.sleep(60)\n"
     )
     parent = (
         "import subprocess, sys, time\n"
         f"child = subprocess.Popen([sys.executable, '-c', {orphan!r}])\n"
-        "print(child.pid, flush=True)\n"
         "time.sleep(60)\n"
     )
     with subprocess.Popen([sys.executable, "-c", parent], stdout=subprocess.PIPE) as process:
         assert process.stdout is not None
         child = int(process.stdout.readline())
-        assert _wait_for(lambda: _alive(child), 10)
-        time.sleep(0.5)  # let the watch start
         assert _alive(child)
         process.kill()
         process.wait(timeout=30)
