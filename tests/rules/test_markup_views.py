@@ -254,3 +254,58 @@ def test_every_located_match_maps_back_exactly(case: tuple[str, str], read: str)
         start, end = item["location"]["offsets"]
         inside = "".join(view.text[i] for i, (a, b) in enumerate(chars) if start <= a and b <= end)
         assert item["normalized"] in normalize(inside, Profile.FOLDED)
+
+
+_VIEW_RULES = {
+    "prose": "  - {id: prose, type: ForbiddenPattern, patterns: ['\\w+'], read: [prose]}\n",
+    "code": "  - {id: code, type: RequiredPattern, patterns: ['\\w\\w'], read: [code]}\n",
+    "links": "  - {id: links, type: LinkDomains, allowed: [example.com], read: [prose, url]}\n",
+    "tokens": "  - {id: tokens, type: MinimumTokens, minimum: 3, read: [prose]}\n",
+    "headings": (
+        "  - {id: headings, type: ForbiddenPattern, patterns: ['\\w'], read: [prose],"
+        " within: [heading]}\n"
+    ),
+}
+
+
+@settings(max_examples=40)
+@given(
+    st.one_of(
+        markdown_texts.map(lambda text: (text, "markdown")),
+        html_texts.map(lambda text: (text, "html")),
+    ),
+    st.sampled_from(sorted(_VIEW_RULES)),
+    st.lists(st.sampled_from(sorted(_VIEW_RULES)), unique=True, max_size=4),
+)
+def test_a_rule_reads_the_same_view_whichever_other_rules_run(
+    case: tuple[str, str], rule: str, others: list[str]
+) -> None:
+    """SPEC §18: views are a function of the surface and the rule's read/within only; a rule's
+    check is the same alone and among rules that read other views of the same surface."""
+    text, written = case
+    document = Document.from_text(text, format=written)
+    (alone,) = _checks(_VIEW_RULES[rule], document)
+    before = [name for name in others if name != rule]
+    among = _checks("".join(_VIEW_RULES[name] for name in [*before, rule]), document)
+    assert among[-1] == alone
+
+
+def test_a_markup_surface_is_parsed_once_however_many_rules_read_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC §18: parsed at most once per surface per check, and only when a view is read."""
+    from textcontract.rules import _subject
+
+    parsed: list[str] = []
+
+    def counted(text: str, written: Format) -> Any:
+        parsed.append(text)
+        return layout_of(text, written)
+
+    monkeypatch.setattr(_subject, "layout_of", counted)
+    document = Document.from_text(README, format="markdown")
+    _checks("".join(_VIEW_RULES.values()), document)
+    assert parsed == [README]
+    parsed.clear()
+    _checks("  - {id: raw, type: ForbiddenPattern, patterns: ['rm']}\n", document)
+    assert parsed == []
