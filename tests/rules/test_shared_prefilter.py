@@ -131,8 +131,17 @@ def _loadable(rules: list[dict[str, Any]]) -> str | None:
         kept.append(rule)
     if not kept:
         return None
-    # JSON is YAML: no quoting of the generated patterns to get wrong.
-    return json.dumps({"textcontract": 1, "id": "shared", "rules": kept})
+    # JSON is YAML: no quoting of the generated patterns to get wrong. The plain path searches
+    # more patterns against the same time budget, so a budget that binds (under coverage on a
+    # loaded machine) would tell the paths apart by time alone: the longest one allowed.
+    return json.dumps(
+        {
+            "textcontract": 1,
+            "id": "shared",
+            "defaults": {"timeout_ms": 60000},
+            "rules": kept,
+        }
+    )
 
 
 RULE_LISTS = st.integers(1, 7).flatmap(
