@@ -39,14 +39,20 @@ _NOT_FOR_HELP = (
 
 # What a plain ``check`` of one short document with the json format never uses: among them
 # the prefilter's RE2 and pattern reader (built once a contract has searched enough text),
-# the schema, the rule packs' resource reader, and did-you-mean (for misspellings only).
+# the schema, the rule packs' resource reader, did-you-mean (for misspellings only), shutil
+# with its compressors (the text format's terminal width) and the lineage reader (for a
+# contract with ``lineage:``).
 _NOT_FOR_CHECK = (
     "re2",
     "textcontract.text._regex_literals",
     "textcontract.contract._jsonschema",
+    "textcontract.contract._lineage",
     "importlib.resources",
     "tempfile",
     "difflib",
+    "shutil",
+    "bz2",
+    "lzma",
     "typer",
     "click",
     "rich",

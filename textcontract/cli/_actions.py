@@ -25,6 +25,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from functools import cache
 from typing import TextIO
 
 __all__ = ["ACTIONS", "CommandFence", "fenced_stdout", "inert", "inert_stderr", "write_commands"]
@@ -34,8 +35,13 @@ ACTIONS = "GITHUB_ACTIONS"
 
 # what .NET's string.TrimStart removes (char.IsWhiteSpace): the runner trims a line with it
 _RUNNER_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_COMMAND_LINE = re.compile(f"\\A([{_RUNNER_SPACE}]*)::")
-_LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
+
+
+@cache
+def _command_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A line's leading ``::`` and the line breaks, compiled once a text holds either form
+    (the output of a plain check never does)."""
+    return re.compile(f"\\A([{_RUNNER_SPACE}]*)::"), re.compile(r"(\r\n|\r|\n)")
 
 
 def inert(text: str) -> str:
@@ -44,8 +50,9 @@ def inert(text: str) -> str:
     splits them.)"""
     if "::" not in text and "##[" not in text:
         return text
-    pieces = _LINE_BREAK.split(text.replace("##[", "##\\["))
-    pieces[::2] = [_COMMAND_LINE.sub(r"\1\\::", line, count=1) for line in pieces[::2]]
+    command_line, line_break = _command_patterns()
+    pieces = line_break.split(text.replace("##[", "##\\["))
+    pieces[::2] = [command_line.sub(r"\1\\::", line, count=1) for line in pieces[::2]]
     return "".join(pieces)
 
 

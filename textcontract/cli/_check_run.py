@@ -18,7 +18,6 @@ readers (about 0.1 s of imports), so that a worker boots while this process impo
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, closing
@@ -316,6 +315,8 @@ def _write_text(request: CheckRequest, documents: Iterator[CheckedDocument]) -> 
         options = TextOptions(console.width, request.verbose, request.quiet)
         print_report_text(documents, console, options)
         return
+    import shutil  # with bz2 and lzma: only the text format asks for a width
+
     width = shutil.get_terminal_size().columns
     options = TextOptions(width, request.verbose, request.quiet)
     with output_sink(request.output) as sink:

@@ -6,7 +6,6 @@ from textcontract._lazy import lazy_exports as _lazy_exports
 from textcontract.contract._discover import CONTRACT_FILENAME, locate_contract
 from textcontract.contract._header import CONTRACT_FIELDS, DEFAULTS_FIELDS, POLICY_FIELDS
 from textcontract.contract._includes import ContractSource
-from textcontract.contract._lineage import LINEAGE_FIELDS, Lineage
 from textcontract.contract._loader import (
     parse_contract_file,
     parse_contract_source,
@@ -23,10 +22,16 @@ from textcontract.contract._rule_entries import COMMON_RULE_FIELDS
 
 if _typing.TYPE_CHECKING:
     from textcontract.contract._jsonschema import SCHEMA_FILE, contract_schema
+    from textcontract.contract._lineage import LINEAGE_FIELDS, Lineage
 
-# The JSON Schema is built for `textcontract schema` only: loaded on first access.
+# The JSON Schema is built for `textcontract schema` only, the lineage reader for a contract
+# with lineage: loaded on first access.
 __getattr__, __dir__ = _lazy_exports(
-    __name__, dict.fromkeys(("SCHEMA_FILE", "contract_schema"), "textcontract.contract._jsonschema")
+    __name__,
+    {
+        **dict.fromkeys(("SCHEMA_FILE", "contract_schema"), "textcontract.contract._jsonschema"),
+        **dict.fromkeys(("LINEAGE_FIELDS", "Lineage"), "textcontract.contract._lineage"),
+    },
 )
 
 __all__ = [

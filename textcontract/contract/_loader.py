@@ -12,6 +12,7 @@ together as one :class:`ContractError`.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from textcontract._yaml import load_yaml
 from textcontract.contract._header import Header, read_defaults, read_header
@@ -22,13 +23,15 @@ from textcontract.contract._includes import (
     source_of_file,
     source_of_text,
 )
-from textcontract.contract._lineage import Lineage, read_lineage
 from textcontract.contract._parsed import ParsedContract, RuleEntry, contract_digest
 from textcontract.contract._rule_entries import RuleScope, read_rules
 from textcontract.contract._tokens import Tokens, read_tokens
 from textcontract.errors import ContractError, InputError, Location, Problem
 from textcontract.fields import MISSING, FieldReader
 from textcontract.rules import Registry, default_registry, share_patterns
+
+if TYPE_CHECKING:
+    from textcontract.contract._lineage import Lineage
 
 __all__ = ["parse_contract_file", "parse_contract_source", "parse_contract_text"]
 
@@ -84,6 +87,8 @@ class _Load:
             return None
         header = read_header(reader, data)
         if len(self.reading) == 1 and data.get("lineage") is not None:  # included files' is ignored
+            from textcontract.contract._lineage import read_lineage  # a contract's own, if any
+
             self.lineage = read_lineage(reader, data["lineage"])
         defaults = read_defaults(reader, data.get("defaults", MISSING))
         if "tokens" in data:

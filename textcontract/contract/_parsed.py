@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textcontract.canonical import digest
-from textcontract.contract._lineage import Lineage
 from textcontract.contract._tokens import Tokens
 from textcontract.errors import Location
 from textcontract.model import CheckPolicy, Context, ContractRef, RuleVersion
 from textcontract.rules import PatternRule, PatternTable, RuleType
+
+if TYPE_CHECKING:
+    from textcontract.contract._lineage import Lineage  # read only for a contract that has one
 
 __all__ = ["ParsedContract", "RuleEntry", "RuleExample", "contract_digest"]
 

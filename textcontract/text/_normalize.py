@@ -39,16 +39,23 @@ __all__ = ["Profile", "fold_text", "normalize", "profiles"]
 # A base whose marks are accents: a Latin, Greek or Cyrillic character that is not itself a
 # mark (some marks, such as U+0487, are of script Cyrillic). Version 1 syntax for "--".
 _ACCENTED_BASE = r"[[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]--\p{M}]"
-# Runs of Mn right after such a base: in NFD text, nearly every accent. Each pattern starts
-# with the mark, so the search skips text without one, and looks back two characters at most,
-# so it stays linear.
-_ACCENTS = regex.compile(rf"\p{{Mn}}(?<={_ACCENTED_BASE}.)\p{{Mn}}*", regex.V1)
-# Once those are gone, a mark right after such a base is of another kind (Mc, Me), and an Mn
-# after it still has that base, which the pass above does not see. (One property as the
-# first item scans several times faster than a class of two.)
-_MARK_AFTER_BASE = regex.compile(rf"\p{{M}}(?<={_ACCENTED_BASE}.)", regex.V1)
-_BASE_AND_MARKS = regex.compile(rf"{_ACCENTED_BASE}\p{{M}}+", regex.V1)
-_MN = regex.compile(r"\p{Mn}+")
+
+
+@cache
+def _accent_patterns() -> tuple[regex.Pattern[str], ...]:
+    """The patterns of accent folding, compiled when a text beyond ASCII is first folded."""
+    return (
+        # Runs of Mn right after such a base: in NFD text, nearly every accent. Each pattern
+        # starts with the mark, so the search skips text without one, and looks back two
+        # characters at most, so it stays linear.
+        regex.compile(rf"\p{{Mn}}(?<={_ACCENTED_BASE}.)\p{{Mn}}*", regex.V1),
+        # Once those are gone, a mark right after such a base is of another kind (Mc, Me), and
+        # an Mn after it still has that base, which the pass above does not see. (One property
+        # as the first item scans several times faster than a class of two.)
+        regex.compile(rf"\p{{M}}(?<={_ACCENTED_BASE}.)", regex.V1),
+        regex.compile(rf"{_ACCENTED_BASE}\p{{M}}+", regex.V1),
+        regex.compile(r"\p{Mn}+"),
+    )
 
 
 class Profile(StrEnum):
@@ -135,16 +142,17 @@ def _fold(text: str) -> str:
 
 
 def _plain_fold(text: str) -> str:
-    stripped = _ACCENTS.sub("", unicodedata.normalize("NFD", text))
-    if _MARK_AFTER_BASE.search(stripped) is not None:
-        stripped = _BASE_AND_MARKS.sub(_drop_mn, stripped)
+    accents, mark_after_base, base_and_marks, _ = _accent_patterns()
+    stripped = accents.sub("", unicodedata.normalize("NFD", text))
+    if mark_after_base.search(stripped) is not None:
+        stripped = base_and_marks.sub(_drop_mn, stripped)
     return unicodedata.normalize("NFC", stripped)
 
 
 def _drop_mn(match: regex.Match[str]) -> str:
     """A base character and its marks, without the marks of category Mn."""
     cluster = match.group()
-    return cluster[0] + _MN.sub("", cluster[1:])
+    return cluster[0] + _accent_patterns()[3].sub("", cluster[1:])
 
 
 # --- the per-character path ----------------------------------------------------------------

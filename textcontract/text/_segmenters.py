@@ -18,6 +18,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import ClassVar
 
 from textcontract.text._pieces import PIECE
@@ -131,11 +132,15 @@ def _has_letter(segment: str) -> bool:
     return any(map(str.isalpha, segment))
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+@cache
+def _lone_surrogate() -> re.Pattern[str]:
+    # compiled on first use: a class of 2,048 code points is slow to compile, and only ICU's
+    # segmenter needs it
+    return re.compile("[\ud800-\udfff]")
 
 
 def _without_lone_surrogates(text: str) -> str:
-    return _LONE_SURROGATE.sub("\ufffd", text)
+    return _lone_surrogate().sub("\ufffd", text)
 
 
 def line_pieces(text: str, size: int) -> Iterator[str]:
