@@ -8,9 +8,11 @@
   reads text set to ``read: [prose]``; the timed region is W1's (read, build, check), each
   engine's passes interleaved, the median taken. Target: prose ≤ 2× raw. Also markdown-it's
   parse of the same bodies alone, and the number of parses per check run.
-- ``hostile``: each hostile input in a fresh process (peak RSS from the kernel): 10,000 nested
-  block quotes, 10,000 nested list items, a table, 100,000 unclosed tags, deeply nested
-  emphasis, a 2 MB paragraph of bare-URL triggers; seconds to build the layout and a view.
+- ``hostile``: each hostile input in a fresh process (peak RSS from the kernel), at the issue's
+  size and twice and four times it: 10,000 nested block quotes and list items, a table of
+  20,000 rows, 100,000 unclosed tags and tag starts (HTML and Markdown), comment openers,
+  deeply nested emphasis, runs of ``[``, a paragraph of bare-URL triggers; and a 50 MB table.
+  Seconds to build the layout and a view of every kind.
 - ``imports``: cold-start cost of ``import markdown_it`` and of the plugins, in fresh
   processes, on top of what ``import textcontract.text`` already loads.
 """
@@ -79,9 +81,9 @@ def _passes(files: Sequence[Path], contract_text: str) -> Callable[[], int]:
 
 
 def _parse_only(files: Sequence[Path]) -> Callable[[], int]:
-    from textcontract.text.markup._markdown import _parser
+    from textcontract.text.markup._parser import markdown_parser
 
-    parser = _parser()
+    parser = markdown_parser()
 
     def one_pass() -> int:
         return sum(len(parser.parse(path.read_text(encoding="utf-8"))) for path in files)
@@ -142,45 +144,69 @@ def section_w1(files: Sequence[Path], repeat: int) -> dict[str, object]:
     return result
 
 
+# name: (format, the text as an expression of n, n at the issue's size)
 HOSTILE = {
-    "nested-quotes": ("markdown", "'>' * {n10k} + ' deep\\n'"),
-    "nested-lists": ("markdown", "''.join('  ' * min(i, 200) + '- x\\n' for i in range({n10k}))"),
-    "table": ("markdown", "'|a|b|\\n|-|-|\\n' + '|x|y|\\n' * {rows}"),
-    "unclosed-tags": ("html", "'<a><b><i>' * ({n100k} // 3)"),
-    "unclosed-tag-starts": ("html", "'<a ' * {n100k}"),
-    "nested-emphasis": ("markdown", "'*' * ({n100k} // 2) + 'a' + '*' * ({n100k} // 2)"),
-    "link-brackets": ("markdown", "'[' * ({n100k} // 2) + 'a'"),
-    "url-triggers": ("markdown", "'http: a@ www ' * ({n100k} * 3 // 2)"),
+    "nested-quotes": ("markdown", "'>' * n + ' deep\\n'", 10_000),
+    "nested-lists": (
+        "markdown",
+        "''.join('  ' * min(i, 200) + '- x\\n' for i in range(n))",
+        10_000,
+    ),
+    "table": ("markdown", "'|a|b|\\n|-|-|\\n' + '|x|y|\\n' * n", 20_000),
+    "unclosed-tags": ("html", "'<a><b><i>' * (n // 3)", 100_000),
+    "unclosed-tag-starts": ("html", "'<a ' * n", 100_000),
+    "comment-openers": ("html", "'<!--' * n", 100_000),
+    "markdown-unclosed-tags": ("markdown", "'<a><b><i>' * (n // 3)", 100_000),
+    "markdown-tag-starts": ("markdown", "'<a ' * n", 100_000),
+    "nested-emphasis": ("markdown", "'*' * (n // 2) + 'a' + '*' * (n // 2)", 100_000),
+    "link-brackets": ("markdown", "'[' * (n // 2) + 'a'", 100_000),
+    "url-triggers": ("markdown", "'http: a@ www ' * (n * 3 // 2)", 100_000),
 }
+SERIES = (1, 2, 4)  # each input at its size, twice and four times it: is time linear?
+TABLE_50MB = 8_333_333  # rows of "|x|y|\n": a 50 MB table
 
 _HOSTILE_RUN = """
 import json, resource, sys, time
 from textcontract.text.markup import layout_of
+n = {n}
 text = {expression}
 started = time.perf_counter()
 layout = layout_of(text, {format!r})
 view = layout.view(["prose", "code", "url", "comment"])
 seconds = time.perf_counter() - started
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({{"chars": len(text), "seconds": round(seconds, 2), "peak_mib": round(peak),
-                  "runs": len(layout.runs), "view_chars": len(view.text)}}))
+print(json.dumps({{"n": n, "chars": len(text), "seconds": round(seconds, 2),
+                  "peak_mib": round(peak), "runs": len(layout.runs),
+                  "view_chars": len(view.text)}}))
 """
 
 
+def _hostile_run(written: str, expression: str, n: int) -> dict[str, object]:
+    code = _HOSTILE_RUN.format(n=n, expression=expression, format=written)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=1800
+    )
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
 def section_hostile(smoke: bool) -> dict[str, object]:
+    """Each input in a fresh process at its size and twice and four times it (smoke: a tenth
+    of its size, once), and a 50 MB table (not in smoke)."""
     print("\n## Hostile markup (fresh process each; layout + one view)")
     results: dict[str, object] = {}
-    # the issue's sizes: 10,000 nested quotes or lists, 100,000 unclosed tags; smoke: a tenth
-    sizes = {"n10k": 10_000, "n100k": 100_000, "rows": 400_000}
-    if smoke:
-        sizes = {name: size // 10 for name, size in sizes.items()}
-    for name, (written, expression) in HOSTILE.items():
-        code = _HOSTILE_RUN.format(expression=expression.format(**sizes), format=written)
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=1800
+    for name, (written, expression, size) in HOSTILE.items():
+        sizes = [size // 10] if smoke else [size * factor for factor in SERIES]
+        results[name] = [_hostile_run(written, expression, n) for n in sizes]
+        line = ", ".join(
+            f"{run['chars']:,} chars {run['seconds']} s {run['peak_mib']} MiB"
+            for run in results[name]  # type: ignore[attr-defined]
         )
-        results[name] = json.loads(done.stdout)
-        print(f"  {name}: {results[name]}")
+        print(f"  {name}: {line}")
+    if not smoke:
+        table = HOSTILE["table"]
+        results["table-50mb"] = _hostile_run(table[0], table[1], TABLE_50MB)
+        print(f"  table-50mb: {results['table-50mb']}")
     return results
 
 
@@ -200,7 +226,9 @@ def section_imports(runs: int) -> dict[str, object]:
         "markdown_it": _cold(base + "; import markdown_it", runs),
         "plugins": _cold(base + "; import markdown_it, mdit_py_plugins.gfm_autolink", runs),
         "parser_built": _cold(
-            base + "; from textcontract.text.markup._markdown import _parser; _parser()", runs
+            base
+            + "; from textcontract.text.markup._parser import markdown_parser; markdown_parser()",
+            runs,
         ),
     }
     result: dict[str, object] = {

@@ -33,6 +33,12 @@ HOSTILE = [
     pytest.param("markdown", "a" + "`" * 3_000 + "secret", "secret", id="backticks"),
     pytest.param("html", "<a><b><i>" * 10_000 + "secret", "secret", id="unclosed-tags"),
     pytest.param("html", "<a " * 10_000 + "> secret", None, id="unclosed-tag-starts"),
+    pytest.param("html", "secret " + "<a " * 10_000, "secret", id="ends-inside-a-tag"),
+    pytest.param("html", "secret " + "<a b='x " * 5_000, "secret", id="ends-inside-a-value"),
+    pytest.param("html", "secret " + "<!--" * 10_000, "secret", id="ends-inside-a-comment"),
+    pytest.param("html", "secret " + "<?x" * 10_000, "secret", id="ends-inside-instructions"),
+    pytest.param("markdown", "<a " * 10_000 + "secret", "secret", id="markdown-tag-starts"),
+    pytest.param("markdown", "<a><b><i>" * 10_000 + "secret", "secret", id="markdown-tags"),
     pytest.param("html", "<![x" * 5_000 + "secret", None, id="marked-sections"),
     pytest.param("html", "<!--" * 5_000 + "secret", None, id="comment-openers"),
     pytest.param("html", "&" * 10_000 + "&#" * 5_000 + "secret", "secret", id="references"),
@@ -52,3 +58,26 @@ def test_hostile_markup_is_read_and_mapped(written: str, text: str, seen: str | 
         start = view.text.index(seen)
         first, last = view.map.span(start, start + len(seen))
         assert text[first:last] == seen
+
+
+@pytest.mark.parametrize(
+    ("html", "prose", "comment"),
+    [
+        pytest.param("a <b c='d>e", "a ", "", id="a-tag-is-dropped"),
+        pytest.param("a </b c", "a ", "", id="an-end-tag-is-dropped"),
+        pytest.param("a <!-- b <i>c</i>", "a ", " b <i>c</i>", id="a-comment-runs-on"),
+        pytest.param("a <!x <i c", "a ", "x <i c", id="a-bogus-comment-runs-on"),
+        pytest.param("a </ x", "a ", " x", id="a-bogus-end-tag-runs-on"),
+        pytest.param("a <!DOCTYPE html", "a ", "", id="a-declaration-is-dropped"),
+        pytest.param("a <?php x", "a ", "", id="an-instruction-is-dropped"),
+        pytest.param("a <script>b <i", "a ", "", id="a-script-stays-hidden"),
+        pytest.param("a &amp", "a &amp", "", id="an-unended-reference-is-text"),
+        pytest.param("a <", "a <", "", id="a-lone-bracket-is-text"),
+    ],
+)
+def test_html_that_ends_inside_a_construct_is_read_as_browsers_read_it(
+    html: str, prose: str, comment: str
+) -> None:
+    layout = layout_of(html, Format.HTML)
+    assert layout.view(["prose"]).text == prose
+    assert layout.view(["comment"]).text == comment

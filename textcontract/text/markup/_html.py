@@ -8,6 +8,13 @@ own attribute pattern, so ``href``/``src`` values are located exactly.
 
 Open elements are counted per name, never kept on a stack, so 100,000 unclosed tags cost
 what 100,000 closed ones do.
+
+A text that ends inside a construct is read as browsers read it (HTML5's end-of-file rules):
+an unclosed comment (``<!--``, or a bogus one: ``<!x``, ``<![x``, ``</ x``) runs to the end,
+an unfinished tag (``<a href="…`` with no ``>``) is dropped, so what is left is markup. The
+tokenizer's own ``close()`` (before Python 3.11.13, 3.12.11 and 3.13.4) reads such an end one
+``<`` at a time, each rescanning the rest: quadratic in the length of the end (100,000 ``<a ``
+took minutes); and later releases read it differently (SPEC §18: a pure function of the text).
 """
 
 from __future__ import annotations
@@ -115,6 +122,12 @@ _VOID = frozenset(
     ]
 )
 _URL_ATTRIBUTES = frozenset({"href", "src"})
+# What the tokenizer leaves unread when the text ends inside a tag or a comment.
+_UNFINISHED_TAG = re.compile(r"</?[a-zA-Z]")
+_UNFINISHED_COMMENT = re.compile(
+    r"<!--|<!(?![Dd][Oo][Cc][Tt][Yy][Pp][Ee]|\[CDATA\[)|</(?=.)", re.DOTALL
+)
+_UNFINISHED_MARKUP = re.compile(r"<[!?]")  # a doctype, CDATA section or instruction
 # The tokenizer's own patterns for a tag name and its attributes (html.parser).
 _TAG_NAME = re.compile(r"([a-zA-Z][^\t\n\r\f />\x00]*)(?:\s|/(?!>))*")
 _ATTRIBUTE = re.compile(
@@ -254,6 +267,22 @@ class _Reader(HTMLParser):
         decoded = unescape(written)
         self._add(start, end, kind, None if decoded == written else decoded)
 
+    def finish(self) -> None:
+        """The end of the text: what the tokenizer left unread, then its own ``close()``."""
+        rest = self.rawdata
+        if self.cdata_elem is None:  # (inside <script>/<style> the rest stays hidden)
+            opener = _UNFINISHED_COMMENT.match(rest)
+            if _UNFINISHED_TAG.match(rest) or (opener is None and _UNFINISHED_MARKUP.match(rest)):
+                self.rawdata = ""
+            elif opener is not None:
+                self._comment(len(self._text) - len(rest) + opener.end(), len(self._text))
+                self.rawdata = ""
+        self.close()
+
+    def _comment(self, start: int, end: int) -> None:
+        if start < end:
+            self.runs.append(Run(start, end, MarkupKind.COMMENT, self._containers(), self.block))
+
     def handle_comment(self, data: str) -> None:
         start = self._offset()
         for opener in ("<!--", "<!", "</", "<?"):
@@ -261,16 +290,7 @@ class _Reader(HTMLParser):
                 data, start + len(opener)
             ):
                 begin = start + len(opener)
-                if data:
-                    self.runs.append(
-                        Run(
-                            begin,
-                            begin + len(data),
-                            MarkupKind.COMMENT,
-                            self._containers(),
-                            self.block,
-                        )
-                    )
+                self._comment(begin, begin + len(data))
                 return
 
 
@@ -281,7 +301,7 @@ def html_runs(text: str, base: int = 0, first_block: int = 0) -> tuple[list[Run]
     """
     reader = _Reader(text, base, first_block)
     reader.feed(text)
-    reader.close()
+    reader.finish()
     return reader.runs, reader.links, reader.block + 1
 
 

@@ -21,12 +21,12 @@ located at the whole block, which is still exact in SPEC §18's sense, and
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from functools import cache, partial
 from typing import Any
 
-from textcontract.text.markup._autolinks import SPAN, bounded_autolinks, replace_rule
+from textcontract.text.markup._autolinks import SPAN
 from textcontract.text.markup._html import html_runs
 from textcontract.text.markup._layout import (
     LEVELS,
@@ -36,6 +36,14 @@ from textcontract.text.markup._layout import (
     MarkupKind,
     Run,
 )
+from textcontract.text.markup._parser import (
+    DEFINITIONS,
+    LINE_STARTS,
+    inline_head,
+    markdown_parser,
+    parse_inline,
+)
+from textcontract.text.markup._pieces import LIMITS, Limits, parts
 
 __all__ = ["markdown_layout"]
 
@@ -46,8 +54,6 @@ _MD_TRIM = "".join(
         {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20} | set(range(0x2000, 0x200B)) | {0x2028, 0x2029}
     )
 )
-_LINE_STARTS = "tc_line_starts"
-_DEFINITIONS = "tc_definitions"
 _EVERY_CONTAINER = sum(Container)
 # Tokens whose lines may hold blocks markdown-it did not parse (nested past its limit).
 _CONTAINER_OPENERS = frozenset(
@@ -61,52 +67,22 @@ _MARKERS = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t]|\Z)|\d{1,9}[.)](?=[ \t]|\Z))
 _Piece = tuple[int, int, MarkupKind, int, str | None]
 
 
-@cache
-def _parser() -> Any:
-    """CommonMark + GFM tables, strikethrough (one or two tildes) and autolinks."""
-    from markdown_it import MarkdownIt
-
-    parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
-    parser.options["strikethrough_single_tilde"] = True
-    bounded_autolinks(parser)
-    parser.disable("text_join")  # escapes and entities stay tokens of their own
-    for name in ("table", "reference"):
-        replace_rule(parser.block.ruler, name, partial(_recording, name=name))
-    return parser
-
-
-def _recording(rule: Callable[..., bool], name: str) -> Callable[..., bool]:
-    """A block rule that records where each of its lines' text starts (and, for reference
-    definitions, which lines each one holds)."""
-
-    def recorded(state: Any, start: int, end: int, silent: bool) -> bool:
-        found: bool = rule(state, start, end, silent)
-        if found and not silent:
-            starts = state.env.setdefault(_LINE_STARTS, {})
-            for line in range(start, state.line):
-                starts[line] = state.bMarks[line] + state.tShift[line]
-            if name == "reference":
-                state.env.setdefault(_DEFINITIONS, []).append((start, state.line))
-        return found
-
-    return recorded
-
-
 class _Source:
     """The text markdown-it reads (line breaks as ``\\n``, NUL as U+FFFD) and its lines,
     mapped back to the original text (a ``\\r\\n`` is one character there)."""
 
     def __init__(self, text: str) -> None:
         self.original = text
+        # where each "\r\n" pair's "\n" stands in the source: one character less per pair before
+        self._pairs = array("q")
         if "\r" in text:
-            self._pairs = [found.start() for found in re.finditer("\r\n", text)]
-            # where each pair's "\n" stands in the source: one character less per pair before
-            self._pairs = [position - index for index, position in enumerate(self._pairs)]
+            pairs = enumerate(re.finditer("\r\n", text))
+            self._pairs.extend(found.start() - index for index, found in pairs)
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        else:
-            self._pairs = []
         self.src = text.replace("\0", "\ufffd") if "\0" in text else text
-        self.starts = [0] + [found.end() for found in re.finditer("\n", self.src)]
+        # where each line starts: machine integers (a 50 MB table has eight million lines)
+        self.starts = array("q", [0])
+        self.starts.extend(found.end() for found in re.finditer("\n", self.src))
 
     def line_end(self, line: int) -> int:
         """Where line ``line``'s break (or the text) ends it."""
@@ -392,7 +368,7 @@ class _Inline:
         reads it (markdown_it/rules_inline/link.py), with its own helpers."""
         from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 
-        content, parser = self.content, _parser()
+        content, parser = self.content, markdown_parser()
         maximum = len(content)
         label_end = self.at - 1
         position = self.at
@@ -427,7 +403,7 @@ class _Inline:
         self.at = position
 
     def _inline_destination(self, taken: tuple[int, int, str] | None, href: str) -> None:
-        parser = _parser()
+        parser = markdown_parser()
         if taken is None:
             if href:
                 raise _Misaligned("link destination")
@@ -446,7 +422,7 @@ class _Inline:
         from markdown_it.rules_inline import StateInline
 
         if self._state is None:
-            self._state = StateInline(self.content, _parser(), self.env, [])
+            self._state = StateInline(self.content, markdown_parser(), self.env, [])
         return int(parseLinkLabel(self._state, position))
 
 
@@ -494,9 +470,11 @@ _HANDLERS: dict[str, Callable[[_Inline, Any], None]] = {
 class _Builder:
     """The block tokens walked in order: containers kept, each leaf block placed."""
 
-    def __init__(self, source: _Source, env: dict[str, Any]) -> None:
+    def __init__(self, source: _Source, inline_limit: int) -> None:
         self.source = source
-        self.env = env
+        self.inline_limit = inline_limit
+        self.env: dict[str, Any] = {}  # what the block rules recorded (the part's)
+        self.inline_env: dict[str, Any] = {}  # what the inline rules read (references)
         self.runs: list[Run] = []
         self.links: list[Link] = []
         self.approximate = 0
@@ -570,7 +548,7 @@ class _Builder:
     def _row(self, line: int) -> list[tuple[str, _Placement]]:
         found = self._cells.get(line)
         if found is None:
-            start = self.env.get(_LINE_STARTS, {}).get(line)
+            start = self.env.get(LINE_STARTS, {}).get(line)
             found = (
                 [] if start is None else _cells(self.source.src, start, self.source.line_end(line))
             )
@@ -582,7 +560,10 @@ class _Builder:
         if not content:
             return
         placement = self._placement(token)
-        walker = _Inline(content, self._flags, self.env)
+        head = len(content)
+        if head > self.inline_limit:
+            head = inline_head(content, self.inline_limit)
+        walker = _Inline(content[:head], self._flags, self.inline_env)
         if placement is not None:
             try:
                 walker.walk(token.children or ())
@@ -593,6 +574,8 @@ class _Builder:
             return
         for start, end, kind, flags, text in walker.pieces:
             self._place(placement, start, end, kind, flags, text)
+        if head < len(content):  # past the inline phase's bound: prose as written
+            self._place(placement, head, len(content), _PROSE, self._flags, None)
         for url, start, end, flags in walker.links:
             first, last = placement.span(start, end)
             first, last = self.source.original_span(first, last)
@@ -618,6 +601,22 @@ class _Builder:
             if not verbatim and runs and runs[-1].end > first:
                 continue  # a tab that spaces of two pieces stand for, taken once
             runs.append(Run(first, last, kind, flags, block))
+
+    def prose(self, first: int, stop: int) -> None:
+        """Lines ``[first, stop)`` past the bound of what markdown-it is handed at once:
+        one prose unit, as written (``_pieces``)."""
+        if first >= stop:
+            return
+        source = self.source
+        self.covered[first:stop] = b"\x01" * (stop - first)
+        begin, end = source.starts[first], source.line_end(stop - 1)
+        written = source.src[begin:end]
+        start = begin + len(written) - len(written.lstrip(_MD_TRIM))
+        end = begin + len(written.rstrip(_MD_TRIM))
+        if start < end:
+            self.block += 1
+            first_at, last_at = source.original_span(start, end)
+            self.runs.append(Run(first_at, last_at, _PROSE, Container.PARAGRAPH, self.block))
 
     def _whole(self, token: Any) -> None:
         """A block this walk cannot line up: one prose unit over its lines."""
@@ -692,18 +691,25 @@ def _placement_of(positions: list[int]) -> _Placement:
     return _Placement(pieces)
 
 
-def markdown_layout(text: str) -> Layout:
-    """The runs of a Markdown text and the destinations it declares (SPEC §18)."""
+def markdown_layout(text: str, limits: Limits = LIMITS) -> Layout:
+    """The runs of a Markdown text and the destinations it declares (SPEC §18).
+
+    ``limits``: how much markdown-it is handed at once (``_pieces``).
+    """
     source = _Source(text)
-    env: dict[str, Any] = {}
-    tokens = _parser().parse(source.src, env)
-    builder = _Builder(source, env)
-    builder.walk(tokens)
-    _references(builder, env)
-    for first, last in env.get(_DEFINITIONS, ()):
-        builder.covered[first:last] = b"\x01" * (last - first)
+    builder = _Builder(source, limits.inline)
+    for part in parts(source.src, source.starts, limits):
+        parse_inline(part.tokens, part.inline_env, limits.inline)
+        builder.env, builder.inline_env = part.env, part.inline_env
+        builder.walk(part.tokens)
+        _references(builder, part.env)
+        for first, last in part.env.get(DEFINITIONS, ()):
+            builder.covered[first:last] = b"\x01" * (last - first)
+        if part.prose is not None:
+            builder.prose(*part.prose)
     _uncovered(builder)
     builder.runs.sort(key=lambda run: run.start)
+    builder.links.sort(key=lambda link: link.start)  # definitions among the links, in order
     return Layout(text, builder.runs, builder.links, builder.approximate)
 
 
@@ -713,16 +719,17 @@ def _uncovered(builder: _Builder) -> None:
     inside is read rather than lost, so a rule reading prose sees it."""
     source, covered = builder.source, builder.covered
     src = source.src
-    for line, done in enumerate(covered):
-        if done:
-            continue
+    line = covered.find(0)
+    while line >= 0:
         begin, end = source.starts[line], source.line_end(line)
         markers = _MARKERS.match(src, begin, end)
         start = markers.end() if markers else begin
-        if src[start:end].strip(_MD_TRIM):
+        content = src[start:end]
+        if content.strip(_MD_TRIM):
             builder.block += 1
-            first, last = source.original_span(start, len(src[:end].rstrip(_MD_TRIM)))
+            first, last = source.original_span(start, start + len(content.rstrip(_MD_TRIM)))
             builder.runs.append(Run(first, last, _PROSE, Container.PARAGRAPH, builder.block))
+        line = covered.find(0, line + 1)
 
 
 def _references(builder: _Builder, env: dict[str, Any]) -> None:
@@ -730,9 +737,9 @@ def _references(builder: _Builder, env: dict[str, Any]) -> None:
     from as its reference rule does (markdown_it/rules_block/reference.py)."""
     from markdown_it.helpers import parseLinkDestination
 
-    source, starts = builder.source, env.get(_LINE_STARTS, {})
-    parser = _parser()
-    for first, last in env.get(_DEFINITIONS, ()):
+    source, starts = builder.source, env.get(LINE_STARTS, {})
+    parser = markdown_parser()
+    for first, last in env.get(DEFINITIONS, ()):
         positions: list[int] = []
         for line in range(first, last):
             begin = starts.get(line)
