@@ -59,6 +59,7 @@ _EVERY_CONTAINER = sum(Container)
 _CONTAINER_OPENERS = frozenset(
     {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
 )
+_BREAK = re.compile(r" *(\n)[ \t]*")  # a line break and the spaces markdown-it drops around it
 _CLOSING = re.compile(r"[ \t]+#+[ \t]*\Z|[ \t]*\Z")
 # Container markers at the start of a line: block quote ">", list markers, indentation.
 _MARKERS = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t]|\Z)|\d{1,9}[.)](?=[ \t]|\Z)))*[ \t]*")
@@ -224,6 +225,18 @@ class _Inline:
             handler(self, token)
         if self.content[self.at :].strip(_MD_TRIM):
             raise _Misaligned("text left over")
+
+    def plain(self) -> None:
+        """A text markdown-it reads as its text and line breaks (``plain_inline``): the
+        pieces its tokens would give, without them. Its line break rule drops the spaces
+        before a break and the spaces and tabs after it; the rest is prose."""
+        content, at = self.content, 0
+        for found in _BREAK.finditer(content):
+            self.add(at, found.start(), _PROSE)
+            self.add(found.start(1), found.end(1), _PROSE)
+            at = found.end()
+        self.add(at, len(content), _PROSE)
+        self.at = len(content)
 
     def expect(self, written: str) -> None:
         if not self.content.startswith(written, self.at):
@@ -564,9 +577,11 @@ class _Builder:
         if head > self.inline_limit:
             head = inline_head(content, self.inline_limit)
         walker = _Inline(content[:head], self._flags, self.inline_env)
-        if placement is not None:
+        if placement is not None and token.children is None:
+            walker.plain()
+        elif placement is not None:
             try:
-                walker.walk(token.children or ())
+                walker.walk(token.children)
             except _Misaligned:
                 placement = None
         if placement is None:
@@ -691,15 +706,17 @@ def _placement_of(positions: list[int]) -> _Placement:
     return _Placement(pieces)
 
 
-def markdown_layout(text: str, limits: Limits = LIMITS) -> Layout:
+def markdown_layout(text: str, limits: Limits = LIMITS, shortcut: bool = True) -> Layout:
     """The runs of a Markdown text and the destinations it declares (SPEC §18).
 
-    ``limits``: how much markdown-it is handed at once (``_pieces``).
+    ``limits``: how much markdown-it is handed at once (``_pieces``); ``shortcut``: place a
+    text no inline rule acts on without markdown-it's inline phase (``plain_inline``; the
+    same layout, held to it by a differential test).
     """
     source = _Source(text)
     builder = _Builder(source, limits.inline)
     for part in parts(source.src, source.starts, limits):
-        parse_inline(part.tokens, part.inline_env, limits.inline)
+        parse_inline(part.tokens, part.inline_env, limits.inline, shortcut)
         builder.env, builder.inline_env = part.env, part.inline_env
         builder.walk(part.tokens)
         _references(builder, part.env)

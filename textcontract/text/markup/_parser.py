@@ -12,6 +12,7 @@ and gives the inline phase the references of the whole text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from functools import cache, partial
 from typing import Any
@@ -26,6 +27,7 @@ __all__ = [
     "inline_head",
     "markdown_parser",
     "parse_inline",
+    "plain_inline",
 ]
 
 LINE_STARTS = "tc_line_starts"
@@ -76,17 +78,46 @@ def block_tokens(text: str, env: dict[str, Any]) -> list[Any]:
     return tokens
 
 
-def parse_inline(tokens: Iterable[Any], env: dict[str, Any], limit: int) -> None:
+def parse_inline(
+    tokens: Iterable[Any], env: dict[str, Any], limit: int, shortcut: bool = True
+) -> None:
     """markdown-it's inline phase: every inline token's children, as its core rule makes
-    them, from the first ``limit`` characters of its text at most (:func:`inline_head`)."""
+    them, from the first ``limit`` characters of its text at most (:func:`inline_head`).
+
+    With ``shortcut``, a text no inline rule but the line break's can act on
+    (:func:`plain_inline`) is not handed to markdown-it: its children stay None.
+    """
     parser = markdown_parser()
     for token in tokens:
         if token.type == "inline":
-            token.children = []
             content = token.content
             if len(content) > limit:
                 content = content[: inline_head(content, limit)]
+            if shortcut and plain_inline(content):
+                token.children = None
+                continue
+            token.children = []
             parser.inline.parse(content, parser, env, token.children)
+
+
+# Where an inline rule of :func:`markdown_parser` other than the line break's can match:
+# escapes, code spans, strikethrough, ``*`` emphasis, links (and so images: ``![``),
+# autolinks and HTML, the GFM autolinks' ``www.``, schemes and ``@``; ``_`` unless the whole
+# run of them stands between letters or digits (it can neither open nor close emphasis
+# there); an entity (``&#``, ``&name;``). Elsewhere markdown-it's text rule reads the text
+# as it is.
+_INLINE_ACTIVE = re.compile(
+    r"[\\`~*\[<@]"
+    r"|_++(?!\w)|_(?<!\w_)"  # a run not followed, or not preceded, by a letter or digit
+    r"|&(?:#|[A-Za-z][A-Za-z0-9]{1,31};)"
+    r"|www\.|(?:https?|mailto|xmpp):"
+)
+
+
+def plain_inline(content: str) -> bool:
+    """Whether markdown-it reads ``content`` as its text, line breaks aside (text, soft
+    and hard breaks: ``_markdown`` places such a text without its tokens)."""
+    return _INLINE_ACTIVE.search(content) is None
 
 
 def inline_head(content: str, limit: int) -> int:

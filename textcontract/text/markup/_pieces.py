@@ -46,7 +46,7 @@ class Limits:
     piece: int = 1 << 16
     chars: int = 1 << 22
     tokens: int = 1 << 18
-    inline: int = 1 << 16
+    inline: int = 1 << 18
 
 
 LIMITS = Limits()
