@@ -158,6 +158,31 @@ def _line_up(
 ) -> _Placement | None:
     """Each line of ``content`` is the end of its source line (the last one ending at
     ``last_end`` when given): its placement, or None when a line is not."""
+    return _as_written(content, source, first_line, last_end) or _lines_lined_up(
+        content, source, first_line, last_end
+    )
+
+
+def _as_written(
+    content: str, source: _Source, first_line: int, last_end: int | None
+) -> _Placement | None:
+    """The placement of a ``content`` that is the source as written, ending where its last
+    line does (no container markers or indentation dropped): one piece, the one
+    :func:`_lines_lined_up` makes of it. None otherwise."""
+    starts = source.starts
+    last = first_line + content.count("\n")
+    if not content or last >= len(starts):
+        return None
+    end = source.line_end(last) if last_end is None else last_end
+    start = end - len(content)
+    if start < starts[first_line] or not source.src.startswith(content, start):
+        return None
+    return _Placement([(0, start, len(content), True)])
+
+
+def _lines_lined_up(
+    content: str, source: _Source, first_line: int, last_end: int | None
+) -> _Placement | None:
     pieces: list[tuple[int, int, int, bool]] = []
     src = source.src
     position = 0
