@@ -161,6 +161,13 @@ HOSTILE = {
     "nested-emphasis": ("markdown", "'*' * (n // 2) + 'a' + '*' * (n // 2)", 100_000),
     "link-brackets": ("markdown", "'[' * (n // 2) + 'a'", 100_000),
     "url-triggers": ("markdown", "'http: a@ www ' * (n * 3 // 2)", 100_000),
+    # not hostile: many ordinary blocks, to show that time grows with the text
+    "many-blocks": (
+        "markdown",
+        "'# h\\n\\n*a* [b](https://u.example) `c` <i>d</i> www.e.example\\n\\n'"
+        " '> q\\n\\n- f\\n\\n' * n",
+        10_000,
+    ),
 }
 SERIES = (1, 2, 4)  # each input at its size, twice and four times it: is time linear?
 TABLE_50MB = 8_333_333  # rows of "|x|y|\n": a 50 MB table
