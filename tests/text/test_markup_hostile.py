@@ -1,9 +1,10 @@
 """Hostile markup ends in bounded time and memory, never a traceback (SPEC §18, §22).
 
 Sizes here keep the suite fast; benchmarks/markup.py runs the full-size series (10,000 nested
-quotes, 100,000 unclosed tags, a large table) in fresh processes and docs/performance.md
-gives the figures. Each input must parse, keep the layout's invariants, and still show a
-rule what a reader would see.
+quotes, 100,000 unclosed tags, tables up to 50 MB, each at three sizes) in fresh processes
+and docs/performance.md gives the figures; tests/text/test_markup_pieces.py holds the bounds
+at small limits. Each input must parse, keep the layout's invariants, and still show a rule
+what a reader would see. HTML that ends inside a construct is read as browsers read it.
 """
 
 from __future__ import annotations
