@@ -1,25 +1,26 @@
 """Texts a pattern rule forbids: the rule's own ``examples.violated``, else derived literals.
 
-Shared by ``forbidden-inject`` and ``forbidden-disguise``. For a ForbiddenPattern rule the
-contract author's violated examples come first (they are what the author calls a violation,
-and ``textcontract test`` holds them against the rule); without examples, each pattern gives
-the text :func:`matching_text` builds for it. For SettledPremise, only premises the context
-closes can be re-offered; each of their patterns gives a derived text.
+Shared by ``forbidden-inject``, ``forbidden-disguise`` and ``code-wrap``. For a
+ForbiddenPattern rule the contract author's violated examples come first (they are what the
+author calls a violation, and ``textcontract test`` holds them against the rule); without
+examples, each pattern gives the text :func:`matching_text` builds for it. For
+SettledPremise, only premises the context closes can be re-offered; each of their patterns
+gives a derived text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from textcontract.contract import RuleEntry
-from textcontract.model import Context
+from textcontract.model import Context, Surface
 from textcontract.mutate._base import Skip
 from textcontract.mutate._choice import Chooser
 from textcontract.mutate._pattern_text import matching_text
 from textcontract.rules import CompiledPattern, PatternRule
 
-__all__ = ["FORBIDDING_TYPES", "ForbiddenText", "forbidden_texts"]
+__all__ = ["FORBIDDING_TYPES", "ForbiddenText", "forbidden_texts", "spread_texts"]
 
 FORBIDDING_TYPES = ("ForbiddenPattern", "SettledPremise")
 
@@ -82,3 +83,17 @@ def forbidden_texts(
             "(the pattern reader gives up on its syntax, or every built text fails to match)"
         )
     return derived
+
+
+def spread_texts(
+    entry: RuleEntry, surfaces: Sequence[Surface], context: Context, chooser: Chooser
+) -> list[tuple[int, ForbiddenText, Surface]] | Skip:
+    """The rule's texts, each with its index and the surface it goes on: in turn over
+    ``surfaces`` from a seeded first one (or why there are none)."""
+    texts = forbidden_texts(entry, context, chooser)
+    if isinstance(texts, Skip):
+        return texts
+    first = chooser.index(len(surfaces), entry.rule.header.id, "surface")
+    return [
+        (index, item, surfaces[(first + index) % len(surfaces)]) for index, item in enumerate(texts)
+    ]

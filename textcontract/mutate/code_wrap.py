@@ -37,7 +37,7 @@ from textcontract.mutate._base import (
     with_texts,
 )
 from textcontract.mutate._choice import Chooser
-from textcontract.mutate._forbidden import FORBIDDING_TYPES, forbidden_texts
+from textcontract.mutate._forbidden import FORBIDDING_TYPES, spread_texts
 from textcontract.mutate._texts import insertion_points
 from textcontract.rules import RuleType
 
@@ -47,7 +47,7 @@ _BACKTICKS = re.compile(r"`+")
 
 
 def _fence(text: str) -> str:
-    """Backticks longer than any run of them in ``text``, at least the ``minimum``."""
+    """Backticks one longer than the longest run of them in ``text``."""
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     return "`" * (longest + 1)
 
@@ -98,13 +98,11 @@ class CodeWrap(Operator):
             if not surfaces:
                 yield Skip(f"{rule.header.id}: no Markdown or HTML surface it reads")
                 continue
-            texts = forbidden_texts(entry, baseline.context, chooser)
-            if isinstance(texts, Skip):
-                yield texts
+            spread = spread_texts(entry, surfaces, baseline.context, chooser)
+            if isinstance(spread, Skip):
+                yield spread
                 continue
-            first = chooser.index(len(surfaces), rule.header.id, "surface")
-            for index, item in enumerate(texts):
-                surface = surfaces[(first + index) % len(surfaces)]
+            for index, item, surface in spread:
                 for shape, wrap in (("code span", code_span), ("fenced block", code_block)):
                     yield self._mutation(
                         baseline,

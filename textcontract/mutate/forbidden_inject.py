@@ -31,7 +31,7 @@ from textcontract.mutate._base import (
     with_texts,
 )
 from textcontract.mutate._choice import Chooser
-from textcontract.mutate._forbidden import FORBIDDING_TYPES, forbidden_texts
+from textcontract.mutate._forbidden import FORBIDDING_TYPES, spread_texts
 from textcontract.mutate._texts import insert
 
 __all__ = ["ForbiddenInject"]
@@ -53,13 +53,11 @@ class ForbiddenInject(Operator):
             if not surfaces:
                 yield Skip(f"{rule.header.id}: the document has none of the surfaces it reads")
                 continue
-            texts = forbidden_texts(entry, baseline.context, chooser)
-            if isinstance(texts, Skip):
-                yield texts
+            spread = spread_texts(entry, surfaces, baseline.context, chooser)
+            if isinstance(spread, Skip):
+                yield spread
                 continue
-            first = chooser.index(len(surfaces), rule.header.id, "surface")
-            for index, item in enumerate(texts):
-                surface = surfaces[(first + index) % len(surfaces)]
+            for index, item, surface in spread:
                 planted = insert(surface.text, item.text, chooser, rule.header.id, index)
                 yield Mutation(
                     with_texts(baseline.document, {surface.name: planted}),
