@@ -67,11 +67,35 @@ def _regular_file(stream: TextIO) -> bool:
         return False  # no descriptor (a test runner's capture): not a file either
 
 
-class CommandFence:
-    """Standard output with workflow commands stopped around what is written to it."""
+class _TextStream:
+    """A text stream standing in for ``stream``: what callers ask of it besides writing."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:
+        return self.stream.encoding
+
+    @property
+    def errors(self) -> str | None:
+        return self.stream.errors
+
+
+class CommandFence(_TextStream):
+    """Standard output with workflow commands stopped around what is written to it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream)
         self.token: str | None = None  # while the runner's commands are stopped
         self.line_open = False  # the last text written did not end its line
 
@@ -104,23 +128,6 @@ class CommandFence:
     def flush(self) -> None:
         self.stream.flush()
 
-    def isatty(self) -> bool:
-        return self.stream.isatty()
-
-    def fileno(self) -> int:
-        return self.stream.fileno()
-
-    def writable(self) -> bool:
-        return True
-
-    @property
-    def encoding(self) -> str:
-        return self.stream.encoding
-
-    @property
-    def errors(self) -> str | None:
-        return self.stream.errors
-
 
 def write_commands(text: str) -> None:
     """Write ``--format github`` commands to stdout, outside any fence."""
@@ -149,11 +156,11 @@ def fenced_stdout() -> Iterator[None]:
             stream.flush()
 
 
-class _InertLines:
+class _InertLines(_TextStream):
     """Standard error, each line made :func:`inert` as it is completed (or flushed)."""
 
     def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
+        super().__init__(stream)
         self.pending = ""
 
     def write(self, text: str) -> int:
@@ -169,23 +176,6 @@ class _InertLines:
             done, self.pending = self.pending, ""
             self.stream.write(inert(done))
         self.stream.flush()
-
-    def isatty(self) -> bool:
-        return self.stream.isatty()
-
-    def fileno(self) -> int:
-        return self.stream.fileno()
-
-    def writable(self) -> bool:
-        return True
-
-    @property
-    def encoding(self) -> str:
-        return self.stream.encoding
-
-    @property
-    def errors(self) -> str | None:
-        return self.stream.errors
 
 
 @contextmanager
