@@ -18,6 +18,7 @@ from textcontract.fields import did_you_mean, type_name, unknown_key
 from textcontract.model import NAME_PATTERN, FactValue, is_fact_value
 from textcontract.rules._pattern_compile import PatternRejected, compile_pattern
 from textcontract.text import host_key
+from textcontract.text.markup import CONTAINERS, KINDS, MarkupKind
 
 __all__ = [
     "ABSENT",
@@ -416,22 +417,8 @@ def choice(*values: str) -> ParamType:
     return _Choice(values)
 
 
-READABLE_KINDS = ("prose", "code", "url", "comment")
+READABLE_KINDS = tuple(kind for kind in KINDS if kind != MarkupKind.MARKUP)
 """The kinds a view may read (SPEC §18); ``markup`` is the syntax itself, never read."""
-CONTAINER_NAMES = (
-    "heading",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "paragraph",
-    "list_item",
-    "blockquote",
-    "table",
-    "link_text",
-)
 
 
 class _Read(ParamType):
@@ -472,9 +459,7 @@ PATTERN_LIST: Final[ParamType] = _List(_Pattern(), "list of patterns")
 PAIR_LIST: Final[ParamType] = _List(_Pair(), "list of [old, new] pairs")
 PREMISE_MAP: Final[ParamType] = _PremiseMap()
 DOMAIN_LIST: Final[ParamType] = _List(_Domain(), "list of domains", unique=True)
-CONTAINER_LIST: Final[ParamType] = _List(
-    _Choice(CONTAINER_NAMES), "list of containers", unique=True
-)
+CONTAINER_LIST: Final[ParamType] = _List(_Choice(CONTAINERS), "list of containers", unique=True)
 
 
 @dataclass(frozen=True)
