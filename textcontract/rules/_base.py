@@ -65,6 +65,7 @@ __all__ = [
     "PatternTimeout",
     "RuleHeader",
     "RuleType",
+    "SegmentingRule",
     "SurfaceRule",
     "TokenRule",
     "pattern_name",
@@ -311,14 +312,9 @@ class SurfaceRule(RuleType):
         """Checks for one present surface."""
 
 
-class TokenRule(SurfaceRule):
-    """A surface rule over tokens, cut by its segmenter (``segmenter``, ``locale``).
-
-    Under the default word tokens, unspaced scripts make it undetermined (SPEC §4); the
-    ``icu`` segmenter counts every script, so that refusal does not apply (SPEC §19).
-    """
-
-    params: ClassVar[tuple[Param, ...]] = (SURFACES, *SEGMENTING_PARAMS, READ, WITHIN)
+class SegmentingRule(RuleType):
+    """A rule that reads tokens, cut by its segmenter (``segmenter``, ``locale``: SPEC §19);
+    its ``params`` include :data:`SEGMENTING_PARAMS`."""
 
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)
@@ -327,6 +323,16 @@ class TokenRule(SurfaceRule):
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
         return segmenting_problems(options)
+
+
+class TokenRule(SegmentingRule, SurfaceRule):
+    """A surface rule over tokens, cut by its segmenter.
+
+    Under the default word tokens, unspaced scripts make it undetermined (SPEC §4); the
+    ``icu`` segmenter counts every script, so that refusal does not apply (SPEC §19).
+    """
+
+    params: ClassVar[tuple[Param, ...]] = (SURFACES, *SEGMENTING_PARAMS, READ, WITHIN)
 
     def unsupported_script(self, subject: Subject, surface: Surface) -> Check | None:
         if self.segmenter.every_script:

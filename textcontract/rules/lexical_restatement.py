@@ -21,8 +21,8 @@ Satisfied::
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar
 
 from textcontract.model import Check, Document, Kind, Status, Surface
 from textcontract.rules._base import (
@@ -31,10 +31,10 @@ from textcontract.rules._base import (
     Code,
     Options,
     RuleHeader,
-    RuleType,
+    SegmentingRule,
 )
-from textcontract.rules._params import INTEGER, NUMBER, SURFACE, VIEW_PARAMS, Param, ParamProblem
-from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
+from textcontract.rules._params import INTEGER, NUMBER, SURFACE, VIEW_PARAMS, Param
+from textcontract.rules._segmenting import SEGMENTING_PARAMS
 from textcontract.rules._subject import Subject
 
 __all__ = ["LexicalRestatement"]
@@ -42,7 +42,7 @@ __all__ = ["LexicalRestatement"]
 _NOVEL_SHOWN = 10
 
 
-class LexicalRestatement(RuleType):
+class LexicalRestatement(SegmentingRule):
     name = "LexicalRestatement"
     kind = Kind.HEURISTIC
     summary = "the target surface adds words of its own instead of restating the source"
@@ -81,13 +81,8 @@ class LexicalRestatement(RuleType):
     main_code = "LEXICAL_RESTATEMENT"
     reads_surfaces_only = True
 
-    @classmethod
-    def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
-        return segmenting_problems(options)
-
     def __init__(self, header: RuleHeader, options: Options) -> None:
         super().__init__(header, options)
-        self.segmenter = segmenter_of(options.values)
         self._source = options.text("source")
         self._target = options.text("target")
         self._threshold = options.number("overlap_threshold")

@@ -22,19 +22,19 @@ Satisfied::
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar
 
 from textcontract.model import Check, Kind, Status, Surface
-from textcontract.rules._base import SURFACE_MISSING, Code, Options, RuleHeader, SurfaceRule
-from textcontract.rules._params import VIEW_PARAMS, Param, ParamProblem
-from textcontract.rules._segmenting import SEGMENTING_PARAMS, segmenter_of, segmenting_problems
+from textcontract.rules._base import SURFACE_MISSING, Code, SegmentingRule, SurfaceRule
+from textcontract.rules._params import VIEW_PARAMS, Param
+from textcontract.rules._segmenting import SEGMENTING_PARAMS
 from textcontract.rules._subject import Subject
 
 __all__ = ["NoRepeatedText"]
 
 
-class NoRepeatedText(SurfaceRule):
+class NoRepeatedText(SegmentingRule, SurfaceRule):
     name = "NoRepeatedText"
     kind = Kind.HEURISTIC
     summary = "the surface's word sequence equals none of the context's history texts"
@@ -53,14 +53,6 @@ class NoRepeatedText(SurfaceRule):
         *SEGMENTING_PARAMS,
         *VIEW_PARAMS,
     )
-
-    @classmethod
-    def validate_options(cls, options: Mapping[str, Any]) -> list[ParamProblem]:
-        return segmenting_problems(options)
-
-    def __init__(self, header: RuleHeader, options: Options) -> None:
-        super().__init__(header, options)
-        self.segmenter = segmenter_of(options.values)
 
     def evaluate(self, subject: Subject) -> Iterator[Check]:
         history = subject.history_index(self.segmenter)
